@@ -1,0 +1,48 @@
+/// A track's row id in the library.
+public typealias TrackID = Int64
+
+/// What the UI, playback and the MPD server know of one track.
+public struct TrackInfo: Hashable, Sendable {
+    public var id: TrackID
+    /// Path relative to the music folder, UTF-8 (invalid bytes of a file name shown as U+FFFD).
+    public var path: String
+    public var title: String
+    public var artist: String
+    public var album: String
+    public var albumArtist: String
+    public var genre: String?
+    public var composer: String?
+    public var year: Int?
+    public var trackNumber: Int?
+    public var trackTotal: Int?
+    public var discNumber: Int?
+    public var discTotal: Int?
+    /// Exact (gapless) duration in milliseconds.
+    public var durationMS: Int
+    public var isPodcast: Bool
+    public var hasArtwork: Bool
+
+    public init(
+        id: TrackID, path: String, title: String, artist: String, album: String, albumArtist: String,
+        genre: String? = nil, composer: String? = nil, year: Int? = nil, trackNumber: Int? = nil,
+        trackTotal: Int? = nil, discNumber: Int? = nil, discTotal: Int? = nil, durationMS: Int,
+        isPodcast: Bool = false, hasArtwork: Bool = false
+    ) {
+        self.id = id
+        self.path = path
+        self.title = title
+        self.artist = artist
+        self.album = album
+        self.albumArtist = albumArtist
+        self.genre = genre
+        self.composer = composer
+        self.year = year
+        self.trackNumber = trackNumber
+        self.trackTotal = trackTotal
+        self.discNumber = discNumber
+        self.discTotal = discTotal
+        self.durationMS = durationMS
+        self.isPodcast = isPodcast
+        self.hasArtwork = hasArtwork
+    }
+}

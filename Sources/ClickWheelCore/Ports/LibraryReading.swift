@@ -1,0 +1,92 @@
+/// The library as the UI and the control server see it: lists read by index, never whole.
+///
+/// Implemented by `Library.LibraryStore` (SQLite through GRDB) and, for tests, by an in-memory twin.
+/// Every list is ordered the way the iPod shows it (sort keys: case- and diacritic-insensitive,
+/// leading articles ignored, numbers compared as numbers). Calls are synchronous and cheap: any page
+/// of 20 rows of any list costs at most about a millisecond on a 100,000-track library.
+///
+/// Thread rules: implementations are safe to call from any thread.
+public protocol LibraryReading: Sendable {
+    /// How many rows `list` has.
+    func count(of list: BrowseList) throws -> Int
+    /// The rows of `list` at `range` (clamped to the list's bounds).
+    func rows(of list: BrowseList, in range: Range<Int>) throws -> [BrowseRow]
+    /// Where the item with `id` sits in `list` now, or nil when it is gone (keeps a cursor on the same
+    /// item when the library changes under it).
+    func index(of id: Int64, in list: BrowseList) throws -> Int?
+    /// The track ids of a song list, in list order (what "select a song" queues: ids only).
+    func trackIDs(of list: BrowseList) throws -> [TrackID]
+    /// Everything the Now Playing screen and the MPD server show of one track.
+    func track(_ id: TrackID) throws -> TrackInfo?
+    /// Counts for Settings → About and MPD's `stats`.
+    func statistics() throws -> LibraryStatistics
+}
+
+/// A list the menus can show. The associated ids are row ids of the library's tables.
+public enum BrowseList: Hashable, Sendable {
+    case playlists
+    case artists
+    case albums
+    case songs
+    case genres
+    case composers
+    case recentlyAdded
+    case podcastShows
+    case albumsOfArtist(Int64)
+    /// Every song of an artist, album by album ("All Songs" under an artist).
+    case songsOfArtist(Int64)
+    case songsOfAlbum(Int64)
+    case artistsOfGenre(Int64)
+    case albumsOfGenreArtist(genre: Int64, artist: Int64)
+    case songsOfGenre(Int64)
+    case songsOfComposer(Int64)
+    case episodesOfShow(Int64)
+    case songsOfPlaylist(Int64)
+}
+
+/// One row of a list: what a menu line shows plus what selecting it needs.
+public struct BrowseRow: Hashable, Sendable {
+    public enum Kind: Hashable, Sendable { case artist, album, song, genre, composer, playlist, podcastShow, episode }
+    public var id: Int64
+    public var kind: Kind
+    public var title: String
+    /// A second line where the layout has room (the artist of a song, an album's artist, …).
+    public var detail: String?
+    /// The first character of the sort key, upper-cased ("#" for digits and symbols): the letter-jump key.
+    public var initial: Character
+    /// Unplayed episodes of a show, or 1 for an unplayed episode.
+    public var unplayed: Int
+    /// True for an episode that was started and not finished.
+    public var partlyPlayed: Bool
+
+    public init(
+        id: Int64, kind: Kind, title: String, detail: String? = nil, initial: Character, unplayed: Int = 0,
+        partlyPlayed: Bool = false
+    ) {
+        self.id = id
+        self.kind = kind
+        self.title = title
+        self.detail = detail
+        self.initial = initial
+        self.unplayed = unplayed
+        self.partlyPlayed = partlyPlayed
+    }
+}
+
+/// Library-wide counts.
+public struct LibraryStatistics: Hashable, Sendable {
+    public var songs: Int
+    public var albums: Int
+    public var artists: Int
+    public var podcastEpisodes: Int
+    /// Sum of all durations, milliseconds.
+    public var totalDurationMS: Int64
+
+    public init(songs: Int, albums: Int, artists: Int, podcastEpisodes: Int, totalDurationMS: Int64) {
+        self.songs = songs
+        self.albums = albums
+        self.artists = artists
+        self.podcastEpisodes = podcastEpisodes
+        self.totalDurationMS = totalDurationMS
+    }
+}
