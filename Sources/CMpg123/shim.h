@@ -16,4 +16,26 @@ static inline int64_t cw_mpg123_framepos(mpg123_handle *mh) { return (int64_t)mp
 static inline int cw_mpg123_set_filesize(mpg123_handle *mh, int64_t size) {
     return mpg123_set_filesize(mh, (off_t)size);
 }
+
+/* Reading a file through a window that starts at `base`: libmpg123 then sees the stream begin there.
+   Used for files whose ID3v2 header claims more bytes than the file has (libmpg123 would skip to EOF). */
+#include <unistd.h>
+typedef struct { int fd; int64_t base; } cw_mpg123_window;
+static inline mpg123_ssize_t cw_mpg123_window_read(void *h, void *buf, size_t n) {
+    cw_mpg123_window *w = (cw_mpg123_window *)h;
+    return read(w->fd, buf, n);
+}
+static inline off_t cw_mpg123_window_lseek(void *h, off_t offset, int whence) {
+    cw_mpg123_window *w = (cw_mpg123_window *)h;
+    if (whence == SEEK_SET) offset += (off_t)w->base;
+    off_t r = lseek(w->fd, offset, whence);
+    return r < 0 ? r : r - (off_t)w->base;
+}
+static inline int cw_mpg123_restore_reader(mpg123_handle *mh) { return mpg123_replace_reader(mh, NULL, NULL); }
+static inline int cw_mpg123_open_window(mpg123_handle *mh, cw_mpg123_window *w) {
+    int r = mpg123_replace_reader_handle(mh, cw_mpg123_window_read, cw_mpg123_window_lseek, NULL);
+    if (r != MPG123_OK) return r;
+    if (lseek(w->fd, (off_t)w->base, SEEK_SET) < 0) return MPG123_LSEEK_FAILED;
+    return mpg123_open_handle(mh, w);
+}
 #endif

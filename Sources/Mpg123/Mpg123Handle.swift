@@ -7,6 +7,9 @@ public import CMpg123
 public final class Mpg123Handle {
     let mh: OpaquePointer
     private var isOpen = false
+    private var usesWindow = false
+    /// The reader state for `open(fd:startingAt:)`; lives as long as the handle.
+    private let window = UnsafeMutablePointer<cw_mpg123_window>.allocate(capacity: 1)
 
     /// Flags for `MPG123_ADD_FLAGS`.
     public struct Flags: OptionSet, Sendable {
@@ -34,6 +37,7 @@ public final class Mpg123Handle {
     deinit {
         if isOpen { mpg123_close(mh) }
         mpg123_delete(mh)
+        window.deallocate()
     }
 
     /// Sets an integer parameter (`mpg123_param2`).
@@ -44,7 +48,22 @@ public final class Mpg123Handle {
     /// Opens an already open file descriptor (`mpg123_open_fd`); the caller keeps owning `fd`.
     public func open(fd: Int32) throws(Mpg123Error) {
         closeStream()
+        if usesWindow {
+            // Back to libmpg123's own fd reader after a windowed open.
+            try Mpg123Error.check(cw_mpg123_restore_reader(mh), "mpg123_replace_reader", handle: mh)
+            usesWindow = false
+        }
         try Mpg123Error.check(cw_mpg123_open_fd(mh, fd), "mpg123_open_fd", handle: mh)
+        isOpen = true
+    }
+
+    /// Opens `fd` as if the file began at byte `offset` (`mpg123_replace_reader_handle` +
+    /// `mpg123_open_handle`): for a file whose leading tag lies about its size. The caller keeps `fd`.
+    public func open(fd: Int32, startingAt offset: Int64) throws(Mpg123Error) {
+        closeStream()
+        window.pointee = cw_mpg123_window(fd: fd, base: offset)
+        try Mpg123Error.check(cw_mpg123_open_window(mh, window), "mpg123_open_handle", handle: mh)
+        usesWindow = true
         isOpen = true
     }
 

@@ -1,0 +1,118 @@
+import Glibc
+
+/// Walks the music folder: every `.mp3` (any case) and `.m3u`/`.m3u8` file, with size and mtime.
+///
+/// Uses `opendir`/`readdir`/`stat` directly so file names stay raw bytes (a name that is not UTF-8 is
+/// still indexed) and no directory listing is kept whole. Symbolic links are followed; a directory
+/// reached twice (same device and inode) is a loop and is not entered again. Hidden directories
+/// (".git", ".Trash-1000") are skipped; entries are visited in byte order, so runs are repeatable.
+struct DirectoryWalker {
+    struct Entry {
+        /// Path relative to the music folder, raw bytes.
+        var relative: [UInt8]
+        var size: Int
+        var mtimeNS: Int64
+    }
+
+    struct Result {
+        var audio: [Entry] = []
+        var playlists: [Entry] = []
+        /// Paths that could not be walked (loops, unreadable folders), with why.
+        var problems: [(relative: [UInt8], problem: ScanProblem)] = []
+    }
+
+    let root: [UInt8]
+
+    init(root: String) {
+        var r = Array(root.utf8)
+        while r.count > 1, r.last == UInt8(ascii: "/") { r.removeLast() }
+        self.root = r
+    }
+
+    func walk() -> Result {
+        var result = Result()
+        var visited = Set<DirectoryID>()
+        var st = Glibc.stat()
+        guard Self.statPath(root, &st) else { return result }
+        visited.insert(DirectoryID(st))
+        var stack: [[UInt8]] = [[]]
+        while let rel = stack.popLast() {
+            let dirPath = rel.isEmpty ? root : root + [0x2F] + rel
+            guard let names = Self.list(dirPath) else {
+                if !rel.isEmpty {
+                    result.problems.append((rel, ScanProblem("unreadable", "cannot list the folder: \(Self.errorText())")))
+                }
+                continue
+            }
+            var subdirs: [[UInt8]] = []
+            for name in names {
+                let childRel = rel.isEmpty ? name : rel + [0x2F] + name
+                let full = root + [0x2F] + childRel
+                guard Self.statPath(full, &st) else {
+                    if errno == ELOOP {
+                        result.problems.append((childRel, ScanProblem("symlink-loop", "symbolic links point at each other")))
+                    } else if errno != ENOENT {
+                        result.problems.append((childRel, ScanProblem("unreadable", "cannot stat: \(Self.errorText())")))
+                    }
+                    continue
+                }
+                if st.st_mode & S_IFMT == S_IFDIR {
+                    if name.first == UInt8(ascii: ".") { continue }
+                    if !visited.insert(DirectoryID(st)).inserted {
+                        result.problems.append((childRel, ScanProblem("symlink-loop", "a folder reached a second time through a link")))
+                        continue
+                    }
+                    subdirs.append(childRel)
+                } else if st.st_mode & S_IFMT == S_IFREG {
+                    let entry = Entry(
+                        relative: childRel, size: Int(st.st_size),
+                        mtimeNS: Int64(st.st_mtim.tv_sec) * 1_000_000_000 + Int64(st.st_mtim.tv_nsec))
+                    if Self.hasExtension(name, "mp3") {
+                        result.audio.append(entry)
+                    } else if Self.hasExtension(name, "m3u") || Self.hasExtension(name, "m3u8") {
+                        result.playlists.append(entry)
+                    }
+                }
+            }
+            stack.append(contentsOf: subdirs.reversed())
+        }
+        return result
+    }
+
+    struct DirectoryID: Hashable {
+        var dev: UInt64
+        var ino: UInt64
+        init(_ st: Glibc.stat) {
+            dev = UInt64(st.st_dev)
+            ino = UInt64(st.st_ino)
+        }
+    }
+
+    static func hasExtension(_ name: [UInt8], _ ext: String) -> Bool {
+        let e = Array(("." + ext).utf8)
+        guard name.count > e.count else { return false }
+        return zip(name.suffix(e.count), e).allSatisfy { $0 | 0x20 == $1 | 0x20 }
+    }
+
+    static func statPath(_ path: [UInt8], _ st: inout Glibc.stat) -> Bool {
+        (path + [0]).withUnsafeBufferPointer { p in
+            p.withMemoryRebound(to: CChar.self) { fstatat(AT_FDCWD, $0.baseAddress!, &st, 0) == 0 }
+        }
+    }
+
+    /// The entry names of a folder, sorted bytewise, without "." and "..".
+    static func list(_ path: [UInt8]) -> [[UInt8]]? {
+        let dir = (path + [0]).withUnsafeBufferPointer { p in p.withMemoryRebound(to: CChar.self) { opendir($0.baseAddress!) } }
+        guard let dir else { return nil }
+        defer { closedir(dir) }
+        var names: [[UInt8]] = []
+        while let ent = readdir(dir) {
+            let name = withUnsafeBytes(of: ent.pointee.d_name) { Array($0.prefix { $0 != 0 }) }
+            if name == [0x2E] || name == [0x2E, 0x2E] { continue }
+            names.append(name)
+        }
+        return names.sorted { $0.lexicographicallyPrecedes($1) }
+    }
+
+    static func errorText() -> String { String(cString: strerror(errno)) }
+}

@@ -1,0 +1,119 @@
+import CMpg123
+import Glibc
+import Mpg123
+
+/// Reads one MP3 file into `TrackMetadata`: tags through libmpg123 plus `ID3v2Layout`, the exact
+/// length (libmpg123's gapless length where a Xing/Info/VBRI header gives the frame count, a full
+/// `mpg123_scan` where none does or the file is cut short), and path fallbacks.
+///
+/// Thread rules: one reader per scanning thread (it owns a libmpg123 handle). Never throws for a bad
+/// file: the outcome says why it was skipped.
+final class TrackReader {
+    enum Outcome {
+        case track(TrackMetadata)
+        case skipped(ScanProblem)
+    }
+
+    private let handle: Mpg123Handle
+    /// How far past the tag the first frame is searched for.
+    static let junkSearchLimit = 1 << 20
+
+    init() throws(Mpg123Error) {
+        handle = try Mpg123Handle(flags: [.quiet, .gapless])
+        try handle.setParameter(MPG123_RESYNC_LIMIT, Self.junkSearchLimit)
+        try handle.allowNativeRatesS16()
+    }
+
+    /// Reads the file at `path` (absolute, raw bytes), known to the walker as `relativePath`.
+    func read(path: [UInt8], relativePath: String) -> Outcome {
+        let fd = path.withUnsafeBufferPointer { p in
+            p.withMemoryRebound(to: CChar.self) { Glibc.open($0.baseAddress!, O_RDONLY | O_CLOEXEC) }
+        }
+        guard fd >= 0 else {
+            let e = errno
+            if e == ENOENT { return .skipped(ScanProblem("vanished", "the file disappeared during the scan")) }
+            return .skipped(ScanProblem("unreadable", "cannot open: \(String(cString: strerror(e)))"))
+        }
+        defer { Glibc.close(fd) }
+        var st = stat()
+        guard fstat(fd, &st) == 0 else {
+            return .skipped(ScanProblem("unreadable", "cannot stat: \(String(cString: strerror(errno)))"))
+        }
+        let size = Int(st.st_size)
+        if size == 0 { return .skipped(ScanProblem("empty", "the file is empty (0 bytes)")) }
+        do {
+            return try read(FileReader(fd: fd, size: size), relativePath: relativePath)
+        } catch {
+            guard case .io(let reason) = error else { return .skipped(ScanProblem("unreadable", "\(error)")) }
+            return .skipped(ScanProblem("unreadable", reason))
+        }
+    }
+
+    private func read(_ file: FileReader, relativePath: String) throws(ScanError) -> Outcome {
+        if file.prefix.starts(with: [0x00, 0x05, 0x16, 0x07]) {
+            return .skipped(ScanProblem("appledouble", "a macOS AppleDouble resource file, not audio"))
+        }
+        var m = TrackMetadata()
+        let layout = try ID3v2Layout(file)
+        if let layout, layout.overflows {
+            m.problems.append(ScanProblem("tag-overflow", "the ID3v2 header claims a tag longer than the file"))
+        }
+        let tagEnd = layout?.end ?? 0
+        guard let audio = try AudioStart.find(in: file, from: tagEnd, limit: Self.junkSearchLimit) else {
+            return .skipped(ScanProblem("not-audio", "no MPEG audio frames found"))
+        }
+        if audio.offset > tagEnd, layout?.overflows != true {
+            m.problems.append(
+                ScanProblem("junk-before-audio", "\(audio.offset - tagEnd) bytes of junk before the first MPEG frame"))
+        }
+
+        // libmpg123 cannot skip a tag that claims more bytes than the file has: start it at the audio.
+        defer { handle.closeStream() }
+        do {
+            if layout?.overflows == true {
+                try handle.open(fd: file.fd, startingAt: Int64(audio.offset))
+            } else {
+                lseek(file.fd, 0, SEEK_SET)
+                try handle.open(fd: file.fd)
+            }
+            let format = try handle.format()
+            m.sampleRate = format.sampleRate
+            m.channels = format.channels
+        } catch {
+            return .skipped(ScanProblem("not-audio", "libmpg123 cannot decode it: \(error.message)"))
+        }
+
+        // Length: exact from the header's frame count (gapless-trimmed by libmpg123), else a full scan.
+        let audioBytes = file.size - audio.offset - (Self.hasID3v1(file) ? 128 : 0)
+        var mustScan = audio.vbrHeader?.frames == nil
+        if let declared = audio.vbrHeader?.bytes, declared > audioBytes + 4 {
+            m.problems.append(
+                ScanProblem("truncated", "the stream ends \(declared - audioBytes) bytes before its header says"))
+            mustScan = true
+        }
+        if mustScan { try? handle.scan() }
+        guard let samples = handle.length, samples > 0 else {
+            return .skipped(ScanProblem("not-audio", "libmpg123 found no decodable frames"))
+        }
+        m.samples = samples
+        m.isVBR = audio.vbrHeader.map { $0.kind != .info } ?? false
+        m.bitrate = Int((Int64(audioBytes) * 8 * Int64(m.sampleRate)) / max(1, samples * 1000))
+        if audio.vbrHeader == nil, abs(m.bitrate - audio.header.bitrate) * 100 > audio.header.bitrate * 2 {
+            m.isVBR = true  // no header, but the average is not the first frame's rate
+        }
+
+        let (v1, v2) = handle.id3Tags()
+        if let v2 { TagMapping.apply(v2, layout: layout, to: &m) }
+        if let v1 { TagMapping.apply(v1, to: &m) }
+        Podcasts.classify(relativePath: relativePath, &m)
+        PathHints.apply(relativePath: relativePath, to: &m)
+        if m.album.isEmpty { m.album = LibraryNames.unknownAlbum }
+        if m.artists.isEmpty { m.artists = [LibraryNames.unknownArtist] }
+        return .track(m)
+    }
+
+    static func hasID3v1(_ file: FileReader) -> Bool {
+        guard file.size >= 128, let tail = try? file.read(at: file.size - 128, count: 3) else { return false }
+        return tail == [0x54, 0x41, 0x47]
+    }
+}
