@@ -63,7 +63,7 @@ let package = Package(
         .testTarget(
             name: "LibraryTests",
             dependencies: ["Library", "Mpg123", .product(name: "GRDB", package: "GRDB.swift")],
-            exclude: ["Fixtures"],
+            exclude: ["Fixtures", "Schema"],
             swiftSettings: strict),
         .testTarget(name: "MPDProtocolTests", dependencies: ["MPDProtocol"], swiftSettings: strict),
     ],

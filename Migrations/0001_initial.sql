@@ -106,8 +106,9 @@ CREATE TABLE tracks (
 CREATE UNIQUE INDEX tracks_path ON tracks(path, ifnull(path_bytes, x''));
 CREATE INDEX tracks_ord ON tracks(ord);
 CREATE INDEX tracks_album ON tracks(album_id, disc_number, track_number, title_key);
-CREATE INDEX tracks_artist ON tracks(artist_id);
-CREATE INDEX tracks_genre ON tracks(genre_id, artist_id);
+CREATE INDEX tracks_artist ON tracks(artist_id, album_key, album_id, disc_number, track_number, title_key);
+CREATE INDEX tracks_genre ON tracks(genre_id, artist_key, album_key, disc_number, track_number);
+CREATE INDEX tracks_genre_artist ON tracks(genre_id, artist_id, album_id);
 CREATE INDEX tracks_composer ON tracks(composer_id, title_key);
 CREATE INDEX tracks_added ON tracks(added_at DESC, id DESC);
 CREATE INDEX tracks_move ON tracks(size, fingerprint);

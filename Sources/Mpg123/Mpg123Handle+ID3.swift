@@ -73,9 +73,12 @@ extension Mpg123Handle {
         }
     }
 
-    /// The bytes of an `mpg123_string` without its closing NUL (`fill` counts it).
+    /// The bytes of an `mpg123_string` without its closing NULs (`fill` counts them; libmpg123 may end
+    /// converted text with more than one).
     private static func bytes(_ s: mpg123_string) -> [UInt8] {
-        guard let p = s.p, s.fill > 1 else { return [] }
-        return p.withMemoryRebound(to: UInt8.self, capacity: s.fill) { Array(UnsafeBufferPointer(start: $0, count: s.fill - 1)) }
+        guard let p = s.p, s.fill > 0 else { return [] }
+        var b = p.withMemoryRebound(to: UInt8.self, capacity: s.fill) { Array(UnsafeBufferPointer(start: $0, count: s.fill)) }
+        while b.last == 0 { b.removeLast() }
+        return b
     }
 }

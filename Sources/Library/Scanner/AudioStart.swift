@@ -6,6 +6,8 @@ struct AudioStart {
     var offset: Int
     var header: MPEGFrameHeader
     var vbrHeader: VBRHeader?
+    /// True when the frames within the first read window do not all share the first frame's bitrate.
+    var bitratesVary = false
 
     static func find(in file: FileReader, from start: Int, limit: Int) throws(ScanError) -> AudioStart? {
         let chunk = 64 * 1024
@@ -18,7 +20,10 @@ struct AudioStart {
                 let last = min(chunk, raw.count - 4)
                 while i <= last {
                     if raw[i] == 0xFF, let h = MPEGFrameHeader(raw, at: i), chains(raw, i, h, remaining: file.size - base - i) {
-                        return AudioStart(offset: base + i, header: h, vbrHeader: VBRHeader(raw, frameAt: i, header: h))
+                        let vbr = VBRHeader(raw, frameAt: i, header: h)
+                        var start = AudioStart(offset: base + i, header: h, vbrHeader: vbr)
+                        if vbr == nil { start.bitratesVary = varies(raw, from: i, h) }
+                        return start
                     }
                     i += 1
                 }
@@ -28,6 +33,16 @@ struct AudioStart {
             base += chunk
         }
         return nil
+    }
+
+    /// Walks the chained frames inside `raw` and tells whether their bitrates differ.
+    static func varies(_ raw: UnsafeRawBufferPointer, from i: Int, _ first: MPEGFrameHeader) -> Bool {
+        var at = i
+        while let h = MPEGFrameHeader(raw, at: at), h.matches(first) {
+            if h.bitrate != first.bitrate { return true }
+            at += h.length
+        }
+        return false
     }
 
     /// True when two more headers follow at the frame lengths (or the file ends within them).

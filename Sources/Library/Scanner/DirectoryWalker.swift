@@ -51,7 +51,16 @@ struct DirectoryWalker {
                 guard Self.statPath(full, &st) else {
                     if errno == ELOOP {
                         result.problems.append((childRel, ScanProblem("symlink-loop", "symbolic links point at each other")))
-                    } else if errno != ENOENT {
+                    } else if errno == ENOENT {
+                        // Listed a moment ago: a dangling symbolic link, or a file deleted under us.
+                        var lst = Glibc.stat()
+                        let isLink = (full + [0]).withUnsafeBufferPointer { p in
+                            p.withMemoryRebound(to: CChar.self) { lstat($0.baseAddress!, &lst) == 0 }
+                        }
+                        if isLink, lst.st_mode & S_IFMT == S_IFLNK, Self.hasExtension(name, "mp3") {
+                            result.problems.append((childRel, ScanProblem("broken-link", "a symbolic link to nothing")))
+                        }
+                    } else {
                         result.problems.append((childRel, ScanProblem("unreadable", "cannot stat: \(Self.errorText())")))
                     }
                     continue

@@ -26,6 +26,8 @@ struct ID3v2Layout {
     var sortFrames: [String: String] = [:]
     /// RVA2 master-channel gains by identification ("track", "album"), in dB.
     var rva2: [String: Double] = [:]
+    /// RVA2 master-channel peaks (linear, 1.0 = full scale) by identification.
+    var rva2Peak: [String: Double] = [:]
 
     /// Reads the tag at the start of `file`, or nil when the file does not start with one.
     init?(_ file: FileReader) throws(ScanError) {
@@ -136,7 +138,13 @@ struct ID3v2Layout {
                 let adj = Int16(bitPattern: UInt16(p[i + 1]) << 8 | UInt16(p[i + 2]))
                 let peakBits = Int(p[i + 3])
                 if channel == 1 {
-                    rva2[ident.isEmpty ? "track" : ident] = Double(adj) / 512
+                    let key = ident.isEmpty ? "track" : ident
+                    rva2[key] = Double(adj) / 512
+                    let peakBytes = (peakBits + 7) / 8
+                    if peakBits > 0, peakBytes <= 8, i + 4 + peakBytes <= p.count {
+                        let raw = p[(i + 4)..<(i + 4 + peakBytes)].reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
+                        rva2Peak[key] = Double(raw) / Double(UInt64(1) << UInt64(peakBits - 1))
+                    }
                     return
                 }
                 i += 4 + (peakBits + 7) / 8

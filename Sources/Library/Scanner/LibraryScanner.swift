@@ -95,6 +95,7 @@ public final class LibraryScanner {
         for (path, problem) in walk.problems where known.problems[path] == nil {
             logger.warning("skipped \(TrackPath(raw: path).display): \(problem.reason)")
         }
+        summary.skipped += walk.problems.count
         summary.seconds = Double(DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1e9
         return summary
     }

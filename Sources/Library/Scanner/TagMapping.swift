@@ -12,7 +12,8 @@ enum TagMapping {
             for part in parts {
                 let (text, valid) = TextDecoding.utf8(part)
                 if !valid { invalid.insert(f.id) }
-                let t = text.trimmingSpaces
+                var t = text.trimmingSpaces
+                if t.hasPrefix("\u{FEFF}") { t = String(t.dropFirst()).trimmingSpaces }  // BOM of a later UTF-16 value
                 if !t.isEmpty { out.append(t) }
             }
             return out
@@ -60,8 +61,14 @@ enum TagMapping {
         }
         if let layout {
             if let c = layout.compilation { m.isCompilation = c.trimmingSpaces == "1" }
-            if m.trackGain == nil, let g = layout.rva2["track"] { m.trackGain = g }
-            if m.albumGain == nil, let g = layout.rva2["album"] { m.albumGain = g }
+            if m.trackGain == nil, let g = layout.rva2["track"] {
+                m.trackGain = g
+                m.trackPeak = m.trackPeak ?? layout.rva2Peak["track"]
+            }
+            if m.albumGain == nil, let g = layout.rva2["album"] {
+                m.albumGain = g
+                m.albumPeak = m.albumPeak ?? layout.rva2Peak["album"]
+            }
             if layout.hasPodcastFrame { m.isPodcast = true }
             m.sortTitle = m.sortTitle ?? layout.sortFrames["TSOT"]
             m.sortArtist = m.sortArtist ?? layout.sortFrames["TSOP"]

@@ -91,16 +91,20 @@ final class TrackReader {
                 ScanProblem("truncated", "the stream ends \(declared - audioBytes) bytes before its header says"))
             mustScan = true
         }
-        if mustScan { try? handle.scan() }
-        guard let samples = handle.length, samples > 0 else {
+        var decoded: Int64?
+        if m.problems.contains(where: { $0.kind == "truncated" }) {
+            // A cut file ends inside what the LAME tag calls padding: count what the decoder really gives.
+            decoded = decodedSamples(channels: m.channels)
+        } else if mustScan {
+            try? handle.scan()
+        }
+        guard let samples = decoded ?? handle.length, samples > 0 else {
             return .skipped(ScanProblem("not-audio", "libmpg123 found no decodable frames"))
         }
         m.samples = samples
         m.isVBR = audio.vbrHeader.map { $0.kind != .info } ?? false
         m.bitrate = Int((Int64(audioBytes) * 8 * Int64(m.sampleRate)) / max(1, samples * 1000))
-        if audio.vbrHeader == nil, abs(m.bitrate - audio.header.bitrate) * 100 > audio.header.bitrate * 2 {
-            m.isVBR = true  // no header, but the average is not the first frame's rate
-        }
+        if audio.vbrHeader == nil { m.isVBR = audio.bitratesVary }
 
         let (v1, v2) = handle.id3Tags()
         if let v2 { TagMapping.apply(v2, layout: layout, to: &m) }
@@ -110,6 +114,20 @@ final class TrackReader {
         if m.album.isEmpty { m.album = LibraryNames.unknownAlbum }
         if m.artists.isEmpty { m.artists = [LibraryNames.unknownArtist] }
         return .track(m)
+    }
+
+    /// Decodes the whole stream and counts the samples per channel it yields.
+    private func decodedSamples(channels: Int) -> Int64? {
+        var bytes: Int64 = 0
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 * 1024, alignment: 16)
+        defer { buffer.deallocate() }
+        while true {
+            let (n, status) = handle.read(into: buffer)
+            bytes += Int64(n)
+            if status == MPG123_OK.rawValue || status == MPG123_NEW_FORMAT.rawValue { continue }
+            break
+        }
+        return bytes > 0 ? bytes / Int64(2 * max(1, channels)) : nil
     }
 
     static func hasID3v1(_ file: FileReader) -> Bool {

@@ -1,0 +1,82 @@
+public import ClickWheelCore
+public import GRDB
+
+/// The library as the menus and the MPD server read it: `LibraryReading` over the SQLite database.
+///
+/// Long lists (Songs, Artists, Albums, Genres, Composers, Podcasts) page by their precomputed `ord`
+/// column, an index range lookup whatever the page; short lists (an artist's albums, an album's songs)
+/// page through covering indexes. Reads go through a `DatabasePool`, so they run beside a scan.
+///
+/// Thread rules: safe from any thread; every call is a short, blocking read.
+public final class LibraryStore: LibraryReading, @unchecked Sendable {
+    let db: any DatabaseReader
+
+    /// `@unchecked Sendable`: the only stored property is a GRDB reader, which is itself thread-safe.
+    public init(_ db: any DatabaseReader) {
+        self.db = db
+    }
+
+    public func count(of list: BrowseList) throws -> Int {
+        let q = ListQuery(list)
+        return try db.read { try Int.fetchOne($0, sql: q.countSQL, arguments: q.arguments) ?? 0 }
+    }
+
+    public func rows(of list: BrowseList, in range: Range<Int>) throws -> [BrowseRow] {
+        guard !range.isEmpty, range.lowerBound >= 0 else { return [] }
+        let q = ListQuery(list)
+        return try db.read { db in
+            let (sql, args) = q.page(range)
+            return try Row.fetchAll(db, sql: sql, arguments: args).map { row in
+                BrowseRow(
+                    id: row["id"], kind: q.kind, title: row["title"], detail: row["detail"],
+                    initial: SortKey.initial(ofKey: row["sort_key"] ?? ""), unplayed: row["unplayed"] ?? 0,
+                    partlyPlayed: row["partly"] ?? false)
+            }
+        }
+    }
+
+    public func index(of id: Int64, in list: BrowseList) throws -> Int? {
+        let q = ListQuery(list)
+        return try db.read { db in
+            if let sql = q.ordOfIDSQL { return try Int.fetchOne(db, sql: sql, arguments: [id]) }
+            let ids = try Int64.fetchAll(db, sql: q.idsSQL, arguments: q.arguments)
+            return ids.firstIndex(of: id)
+        }
+    }
+
+    public func trackIDs(of list: BrowseList) throws -> [TrackID] {
+        let q = ListQuery(list)
+        guard q.kind == .song || q.kind == .episode else { return [] }
+        return try db.read { try Int64.fetchAll($0, sql: q.idsSQL, arguments: q.arguments) }
+    }
+
+    public func track(_ id: TrackID) throws -> TrackInfo? {
+        try db.read { db in
+            try Row.fetchOne(db, sql: "SELECT * FROM tracks WHERE id = ?", arguments: [id]).map(Self.trackInfo)
+        }
+    }
+
+    public func statistics() throws -> LibraryStatistics {
+        try db.read { db in
+            let row = try Row.fetchOne(db, sql: """
+                SELECT (SELECT count(*) FROM tracks WHERE is_podcast = 0) AS songs,
+                       (SELECT count(*) FROM albums WHERE ord IS NOT NULL) AS albums,
+                       (SELECT count(*) FROM artists WHERE ord IS NOT NULL) AS artists,
+                       (SELECT count(*) FROM tracks WHERE is_podcast = 1) AS episodes,
+                       (SELECT ifnull(sum(duration_ms), 0) FROM tracks) AS duration
+                """)!
+            return LibraryStatistics(
+                songs: row["songs"], albums: row["albums"], artists: row["artists"], podcastEpisodes: row["episodes"],
+                totalDurationMS: row["duration"])
+        }
+    }
+
+    static func trackInfo(_ r: Row) -> TrackInfo {
+        TrackInfo(
+            id: r["id"], path: r["path"], title: r["title"], artist: r["artist"], album: r["album"],
+            albumArtist: r["album_artist"] ?? r["artist"], genre: r["genre"], composer: r["composer"], year: r["year"],
+            trackNumber: r["track_number"], trackTotal: r["track_total"], discNumber: r["disc_number"],
+            discTotal: r["disc_total"], durationMS: r["duration_ms"], isPodcast: r["is_podcast"],
+            hasArtwork: r["has_artwork"])
+    }
+}
