@@ -31,6 +31,32 @@ static inline off_t cw_mpg123_window_lseek(void *h, off_t offset, int whence) {
     off_t r = lseek(w->fd, offset, whence);
     return r < 0 ? r : r - (off_t)w->base;
 }
+/* Reading from memory (a mapped file): mpg123_scan reads every frame with two read() calls per
+   frame through the fd reader; from memory it costs no system call at all. */
+#include <string.h>
+typedef struct { const unsigned char *data; int64_t size; int64_t pos; } cw_mpg123_memory;
+static inline mpg123_ssize_t cw_mpg123_memory_read(void *h, void *buf, size_t n) {
+    cw_mpg123_memory *m = (cw_mpg123_memory *)h;
+    int64_t left = m->size - m->pos;
+    if (left <= 0) return 0;
+    if ((int64_t)n > left) n = (size_t)left;
+    memcpy(buf, m->data + m->pos, n);
+    m->pos += (int64_t)n;
+    return (mpg123_ssize_t)n;
+}
+static inline off_t cw_mpg123_memory_lseek(void *h, off_t offset, int whence) {
+    cw_mpg123_memory *m = (cw_mpg123_memory *)h;
+    int64_t base = whence == SEEK_SET ? 0 : whence == SEEK_CUR ? m->pos : m->size;
+    int64_t target = base + (int64_t)offset;
+    if (target < 0) return -1;
+    m->pos = target;
+    return (off_t)target;
+}
+static inline int cw_mpg123_open_memory(mpg123_handle *mh, cw_mpg123_memory *m) {
+    int r = mpg123_replace_reader_handle(mh, cw_mpg123_memory_read, cw_mpg123_memory_lseek, NULL);
+    if (r != MPG123_OK) return r;
+    return mpg123_open_handle(mh, m);
+}
 static inline int cw_mpg123_restore_reader(mpg123_handle *mh) { return mpg123_replace_reader(mh, NULL, NULL); }
 static inline int cw_mpg123_open_window(mpg123_handle *mh, cw_mpg123_window *w) {
     int r = mpg123_replace_reader_handle(mh, cw_mpg123_window_read, cw_mpg123_window_lseek, NULL);

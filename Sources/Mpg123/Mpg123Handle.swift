@@ -10,6 +10,8 @@ public final class Mpg123Handle {
     private var usesWindow = false
     /// The reader state for `open(fd:startingAt:)`; lives as long as the handle.
     private let window = UnsafeMutablePointer<cw_mpg123_window>.allocate(capacity: 1)
+    /// The reader state for `open(memory:)`.
+    private let memory = UnsafeMutablePointer<cw_mpg123_memory>.allocate(capacity: 1)
 
     /// Flags for `MPG123_ADD_FLAGS`.
     public struct Flags: OptionSet, Sendable {
@@ -38,6 +40,7 @@ public final class Mpg123Handle {
         if isOpen { mpg123_close(mh) }
         mpg123_delete(mh)
         window.deallocate()
+        memory.deallocate()
     }
 
     /// Sets an integer parameter (`mpg123_param2`).
@@ -65,6 +68,18 @@ public final class Mpg123Handle {
         try Mpg123Error.check(cw_mpg123_open_window(mh, window), "mpg123_open_handle", handle: mh)
         usesWindow = true
         isOpen = true
+    }
+
+    /// Opens a stream held in memory (`mpg123_replace_reader_handle` + `mpg123_open_handle`), e.g. a
+    /// mapped file: parsing every frame then costs no system calls. `bytes` must stay valid until
+    /// `closeStream()` or the next open.
+    public func open(memory bytes: UnsafeRawBufferPointer) throws(Mpg123Error) {
+        closeStream()
+        memory.pointee = cw_mpg123_memory(
+            data: bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), size: Int64(bytes.count), pos: 0)
+        try Mpg123Error.check(cw_mpg123_open_memory(mh, memory), "mpg123_open_handle", handle: mh)
+        isOpen = true
+        usesWindow = true
     }
 
     /// Closes the current stream (`mpg123_close`); the handle can open another one.

@@ -17,11 +17,11 @@ struct KnownFiles {
         var mtimeNS: Int64
     }
 
-    var tracks: [[UInt8]: Track] = [:]
+    var tracks: [RawPath: Track] = [:]
     /// Files skipped last time (not indexed): unchanged ones are not reopened.
-    var skipped: [[UInt8]: Problem] = [:]
+    var skipped: [RawPath: Problem] = [:]
     /// Every path with a recorded problem.
-    var problems: [[UInt8]: Problem] = [:]
+    var problems: [RawPath: Problem] = [:]
     /// True when the last scan was killed before its finishing step.
     var unfinished = false
 
@@ -40,7 +40,7 @@ struct KnownFiles {
         unfinished = try String.fetchOne(db, sql: "SELECT value FROM library_meta WHERE key = 'scan_unfinished'") != nil
     }
 
-    static func raw(_ bytes: Data?, _ path: String) -> [UInt8] { bytes.map { Array($0) } ?? Array(path.utf8) }
+    static func raw(_ bytes: Data?, _ path: String) -> RawPath { RawPath(bytes.map { Array($0) } ?? Array(path.utf8)) }
 }
 
 /// The `scan_problems` table: what `clickwheel index --report` lists.
@@ -58,9 +58,9 @@ enum ProblemStore {
     }
 
     /// Drops problems of files that are gone, and of walk-level entries (loops), which each walk re-finds.
-    static func forget(pathsOtherThan seen: Set<[UInt8]>, known: KnownFiles, _ db: Database) throws {
+    static func forget(pathsOtherThan seen: Set<RawPath>, known: KnownFiles, _ db: Database) throws {
         for path in known.problems.keys where !seen.contains(path) {
-            try clear(path: TrackPath(raw: path), db)
+            try clear(path: TrackPath(raw: path.bytes), db)
         }
     }
 

@@ -38,12 +38,14 @@ public final class LibraryScanner {
         let known = try database.read { try KnownFiles(db: $0) }
 
         var toRead: [DirectoryWalker.Entry] = []
-        var seen = Set<[UInt8]>()
+        var seen = Set<RawPath>()
+        seen.reserveCapacity(walk.audio.count)
         for entry in walk.audio {
-            seen.insert(entry.relative)
-            if let t = known.tracks[entry.relative], t.size == entry.size, t.mtimeNS == entry.mtimeNS {
+            let key = RawPath(entry.relative)
+            seen.insert(key)
+            if let t = known.tracks[key], t.size == entry.size, t.mtimeNS == entry.mtimeNS {
                 summary.unchanged += 1
-            } else if let s = known.skipped[entry.relative], s.size == entry.size, s.mtimeNS == entry.mtimeNS {
+            } else if let s = known.skipped[key], s.size == entry.size, s.mtimeNS == entry.mtimeNS {
                 summary.skipped += 1
             } else {
                 toRead.append(entry)
@@ -92,7 +94,7 @@ public final class LibraryScanner {
             try db.execute(sql: "DELETE FROM library_meta WHERE key = 'scan_unfinished'")
             summary.tracks = try Int.fetchOne(db, sql: "SELECT count(*) FROM tracks") ?? 0
         }
-        for (path, problem) in walk.problems where known.problems[path] == nil {
+        for (path, problem) in walk.problems where known.problems[RawPath(path)] == nil {
             logger.warning("skipped \(TrackPath(raw: path).display): \(problem.reason)")
         }
         summary.skipped += walk.problems.count
@@ -125,7 +127,7 @@ public final class LibraryScanner {
     ) throws {
         let path = TrackPath(raw: entry.relative)
         try ProblemStore.clear(path: path, db)
-        let existing = known.tracks[entry.relative]
+        let existing = known.tracks[RawPath(entry.relative)]
         switch outcome {
         case .skipped(let problem):
             logger.warning("skipped \(path.display): \(problem.reason)")
@@ -148,7 +150,7 @@ public final class LibraryScanner {
                 addedAt = try Int64.fetchOne(db, sql: "SELECT added_at FROM tracks WHERE id = ?", arguments: [moved.key]) ?? now
                 summary.moved += 1
             } else if existing != nil {
-                addedAt = known.tracks[entry.relative]?.addedAt ?? now
+                addedAt = existing?.addedAt ?? now
                 summary.updated += 1
             } else {
                 summary.added += 1

@@ -67,10 +67,25 @@ final class TrackReader {
                 ScanProblem("junk-before-audio", "\(audio.offset - tagEnd) bytes of junk before the first MPEG frame"))
         }
 
-        // libmpg123 cannot skip a tag that claims more bytes than the file has: start it at the audio.
+        // Length: exact from the header's frame count (gapless-trimmed by libmpg123), else a full scan.
+        let audioBytes = file.size - audio.offset - (Self.hasID3v1(file) ? 128 : 0)
+        var mustScan = audio.vbrHeader?.frames == nil
+        var truncated = false
+        if let declared = audio.vbrHeader?.bytes, declared > audioBytes + 4 {
+            m.problems.append(
+                ScanProblem("truncated", "the stream ends \(declared - audioBytes) bytes before its header says"))
+            truncated = true
+            mustScan = true
+        }
+        // A full scan reads every frame: map the file and let libmpg123 read from memory.
+        let mapping = mustScan ? Mapping(fd: file.fd, size: file.size) : nil
         defer { handle.closeStream() }
         do {
-            if layout?.overflows == true {
+            if let mapping {
+                let start = layout?.overflows == true ? audio.offset : 0
+                try handle.open(memory: UnsafeRawBufferPointer(rebasing: mapping.bytes[start...]))
+            } else if layout?.overflows == true {
+                // libmpg123 cannot skip a tag that claims more bytes than the file has: start it at the audio.
                 try handle.open(fd: file.fd, startingAt: Int64(audio.offset))
             } else {
                 lseek(file.fd, 0, SEEK_SET)
@@ -82,17 +97,8 @@ final class TrackReader {
         } catch {
             return .skipped(ScanProblem("not-audio", "libmpg123 cannot decode it: \(error.message)"))
         }
-
-        // Length: exact from the header's frame count (gapless-trimmed by libmpg123), else a full scan.
-        let audioBytes = file.size - audio.offset - (Self.hasID3v1(file) ? 128 : 0)
-        var mustScan = audio.vbrHeader?.frames == nil
-        if let declared = audio.vbrHeader?.bytes, declared > audioBytes + 4 {
-            m.problems.append(
-                ScanProblem("truncated", "the stream ends \(declared - audioBytes) bytes before its header says"))
-            mustScan = true
-        }
         var decoded: Int64?
-        if m.problems.contains(where: { $0.kind == "truncated" }) {
+        if truncated {
             // A cut file ends inside what the LAME tag calls padding: count what the decoder really gives.
             decoded = decodedSamples(channels: m.channels)
         } else if mustScan {
@@ -128,6 +134,18 @@ final class TrackReader {
             break
         }
         return bytes > 0 ? bytes / Int64(2 * max(1, channels)) : nil
+    }
+
+    /// A read-only mapping of a whole file, unmapped when dropped.
+    final class Mapping {
+        let bytes: UnsafeRawBufferPointer
+
+        init?(fd: Int32, size: Int) {
+            guard size > 0, let p = mmap(nil, size, PROT_READ, MAP_PRIVATE, fd, 0), p != MAP_FAILED else { return nil }
+            bytes = UnsafeRawBufferPointer(start: p, count: size)
+        }
+
+        deinit { munmap(UnsafeMutableRawPointer(mutating: bytes.baseAddress), bytes.count) }
     }
 
     static func hasID3v1(_ file: FileReader) -> Bool {
