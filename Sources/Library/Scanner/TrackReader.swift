@@ -1,4 +1,3 @@
-import CMpg123
 import Glibc
 import Mpg123
 
@@ -20,7 +19,7 @@ final class TrackReader {
 
     init() throws(Mpg123Error) {
         handle = try Mpg123Handle(flags: [.quiet, .gapless])
-        try handle.setParameter(MPG123_RESYNC_LIMIT, Self.junkSearchLimit)
+        try handle.setResyncLimit(Self.junkSearchLimit)
         try handle.allowNativeRatesS16()
     }
 
@@ -130,8 +129,7 @@ final class TrackReader {
         while true {
             let (n, status) = handle.read(into: buffer)
             bytes += Int64(n)
-            if status == MPG123_OK.rawValue || status == MPG123_NEW_FORMAT.rawValue { continue }
-            break
+            if !Mpg123Handle.isContinuing(status) { break }
         }
         return bytes > 0 ? bytes / Int64(2 * max(1, channels)) : nil
     }
