@@ -70,7 +70,8 @@ struct FilterCursor {
     }
 
     private static func isWordByte(_ byte: UInt8) -> Bool {
-        (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z")) || (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z"))
+        let lowercased = MPDArgument.lowercased(byte)
+        return (lowercased >= UInt8(ascii: "a") && lowercased <= UInt8(ascii: "z"))
             || byte == UInt8(ascii: "_") || byte == UInt8(ascii: "-")
     }
 }

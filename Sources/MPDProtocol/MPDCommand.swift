@@ -64,3 +64,68 @@ public enum MPDBuiltinCommand: Sendable, Hashable, CaseIterable {
         }
     }
 }
+
+/// How many arguments a command accepts, checked before its handler runs (MPD's min/max).
+public enum MPDArity: Sendable, Hashable {
+    /// Any number; nothing is checked (MPD's `-1, -1`, used by `close`).
+    case unchecked
+    /// Between `min` and `max` arguments; `max == nil` means no upper limit.
+    case bounded(min: Int, max: Int?)
+
+    /// Exactly `count` arguments.
+    public static func exactly(_ count: Int) -> MPDArity { .bounded(min: count, max: count) }
+
+    /// Between `min` and `max` arguments.
+    public static func between(_ min: Int, _ max: Int) -> MPDArity { .bounded(min: min, max: max) }
+
+    /// At least `min` arguments.
+    public static func atLeast(_ min: Int) -> MPDArity { .bounded(min: min, max: nil) }
+
+    /// No arguments.
+    public static let none = MPDArity.exactly(0)
+
+    /// Checks `count` for the command `name`, with MPD's messages: `wrong number of arguments
+    /// for "ping"` when min equals max, else `too few arguments for "add"` or `too many
+    /// arguments for "lsinfo"` (code 2).
+    public func check(_ count: Int, command name: String) throws(MPDError) {
+        guard case .bounded(let min, let max) = self else { return }
+        if min == max && count != min {
+            throw .argument("wrong number of arguments for \"\(name)\"")
+        } else if count < min {
+            throw .argument("too few arguments for \"\(name)\"")
+        } else if let max, count > max {
+            throw .argument("too many arguments for \"\(name)\"")
+        }
+    }
+}
+
+/// The permissions a connection may hold and a command may require (MPD's `PERMISSION_*`).
+///
+/// A command runs when the connection holds every permission in the command's set; commands
+/// needing none (`ping`, `close`, `password`, `commands`…) always run. Without passwords a
+/// connection holds `.all`.
+public struct MPDPermission: OptionSet, Sendable, Hashable {
+    public let rawValue: UInt8
+
+    public init(rawValue: UInt8) {
+        self.rawValue = rawValue
+    }
+
+    public static let read = Self(rawValue: 1 << 0)
+    public static let add = Self(rawValue: 1 << 1)
+    public static let control = Self(rawValue: 1 << 2)
+    public static let admin = Self(rawValue: 1 << 3)
+    public static let player = Self(rawValue: 1 << 4)
+
+    /// Every permission (MPD's default without `password` settings).
+    public static let all: Self = [.read, .add, .control, .admin, .player]
+}
+
+/// The per-connection value the command table's handlers work on.
+///
+/// The server module supplies the concrete type (the engine bridge plus this connection's
+/// tagtypes, binarylimit, subscriptions…); the codec only needs to know what it may do.
+public protocol MPDCommandContext {
+    /// What this connection may do now (it may change with `password`).
+    var permission: MPDPermission { get }
+}

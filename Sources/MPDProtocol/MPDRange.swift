@@ -23,3 +23,36 @@ public struct MPDRange: Sendable, Hashable {
         return start..<min(end ?? count, count)
     }
 }
+
+/// Range parsing with MPD's exact error messages.
+extension MPDArgument {
+    /// Parses a position or range: `N` (= `N:N+1`), `S:E`, `S:` (open end), or `-1` (all).
+    ///
+    /// Errors (code 2): `Integer or range expected: a:b`, `Number is negative: -2`,
+    /// `Number too large: N`, `Malformed range: 3:1`.
+    public func range() throws(MPDError) -> MPDRange {
+        let expected = MPDError.argument("Integer or range expected: \(string)")
+        let first = CNumberScan(bytes)
+        let colon = UInt8(ascii: ":")
+        guard first.hasDigits, first.end == bytes.count || bytes[first.end] == colon else { throw expected }
+        let start = first.signedValue
+        if start == -1 && first.end == bytes.count { return .all }
+        try Self.checkRangeBound(start, string)
+        guard first.end < bytes.count else {
+            return MPDRange(start: Int(start), end: Int(start) + 1)
+        }
+        let endStart = first.end + 1
+        if endStart == bytes.count { return MPDRange(start: Int(start), end: nil) }
+        let second = CNumberScan(bytes, from: endStart)
+        guard second.end == bytes.count else { throw expected }
+        let end = second.hasDigits ? second.signedValue : Int64(Int32.max)
+        try Self.checkRangeBound(end, string)
+        guard start <= end else { throw .argument("Malformed range: \(string)") }
+        return MPDRange(start: Int(start), end: Int(end))
+    }
+
+    private static func checkRangeBound(_ value: Int64, _ text: String) throws(MPDError) {
+        if value < 0 { throw .argument("Number is negative: \(text)") }
+        if value > Int64(Int32.max) { throw .argument("Number too large: \(text)") }
+    }
+}

@@ -34,7 +34,11 @@ public enum MPDValueSanitizer {
                 index += 1
             } else {
                 let byte = bytes[index]
-                output.append(contentsOf: length == 1 && byte < 0x20 ? [UInt8(ascii: " ")] : bytes[index..<index + length])
+                if length == 1 && byte < 0x20 {
+                    output.append(UInt8(ascii: " "))
+                } else {
+                    output.append(contentsOf: bytes[index..<index + length])
+                }
                 index += length
             }
         }

@@ -23,11 +23,17 @@ enum StubCommandTable {
                 if try args[0].unsigned(max: 16_777_215) < 64 { throw .argument("Value too small") }
             },
             stub("clear", .none, .player, event: .playlist),
-            stub("count", .atLeast(1), .read) { (args) throws(MPDError) in _ = try MPDFilterParser(foldCase: false).parse(args) },
-            stub("crossfade", .exactly(1), .player, event: .options) { (args) throws(MPDError) in _ = try args[0].unsigned() },
+            stub("count", .atLeast(1), .read) { (args) throws(MPDError) in
+                _ = try MPDFilterParser(foldCase: false).parse(args)
+            },
+            stub("crossfade", .exactly(1), .player, event: .options) { (args) throws(MPDError) in
+                _ = try args[0].unsigned()
+            },
             stub("currentsong", .none, .read),
             stub("delete", .exactly(1), .player) { (args) throws(MPDError) in try emptyQueueRange(args[0]) },
-            stub("find", .atLeast(1), .read) { (args) throws(MPDError) in _ = try MPDFilterParser(foldCase: false).parse(args) },
+            stub("find", .atLeast(1), .read) { (args) throws(MPDError) in
+                _ = try MPDFilterParser(foldCase: false).parse(args)
+            },
             stub("list", .atLeast(1), .read) { (args) throws(MPDError) in
                 guard MPDTag(name: args[0]) != nil else { throw .argument("Unknown tag type: \(args[0])") }
             },
@@ -38,18 +44,28 @@ enum StubCommandTable {
                 _ = try args[0].range()
                 _ = try args[1].unsigned(max: 0)
             },
-            stub("pause", .between(0, 1), .player) { (args) throws(MPDError) in if let flag = args.first { _ = try flag.boolean() } },
+            stub("pause", .between(0, 1), .player) { (args) throws(MPDError) in
+                if let flag = args.first { _ = try flag.boolean() }
+            },
             stub("play", .between(0, 1), .player, event: .player) { (args) throws(MPDError) in
                 if let position = args.first, try position.integer() != -1 { throw .argument("Bad song index") }
             },
-            stub("playlistinfo", .between(0, 1), .read) { (args) throws(MPDError) in if let range = args.first { try emptyQueueRange(range) } },
+            stub("playlistinfo", .between(0, 1), .read) { (args) throws(MPDError) in
+                if let range = args.first { try emptyQueueRange(range) }
+            },
             stub("prio", .atLeast(2), .player) { (args) throws(MPDError) in
                 _ = try args[0].unsigned(max: 255)
                 for range in args.dropFirst() { try emptyQueueRange(range) }
             },
-            stub("random", .exactly(1), .player, event: .options) { (args) throws(MPDError) in _ = try args[0].boolean() },
-            stub("repeat", .exactly(1), .player, event: .options) { (args) throws(MPDError) in _ = try args[0].boolean() },
-            stub("search", .atLeast(1), .read) { (args) throws(MPDError) in _ = try MPDFilterParser(foldCase: true).parse(args) },
+            stub("random", .exactly(1), .player, event: .options) { (args) throws(MPDError) in
+                _ = try args[0].boolean()
+            },
+            stub("repeat", .exactly(1), .player, event: .options) { (args) throws(MPDError) in
+                _ = try args[0].boolean()
+            },
+            stub("search", .atLeast(1), .read) { (args) throws(MPDError) in
+                _ = try MPDFilterParser(foldCase: true).parse(args)
+            },
             stub("seek", .exactly(2), .player) { (args) throws(MPDError) in
                 _ = try args[0].unsigned()
                 _ = try args[1].float()

@@ -70,7 +70,9 @@ struct Transcript {
     private mutating func appendStep(_ input: Input, _ expected: [UInt8], _ line: Int) {
         precondition(!connections.isEmpty, "fixture line \(line): input before the greeting")
         connections[connections.count - 1].steps.append(
-            Step(input: input, expectedOutput: expected, expectsClosed: connections.last?.steps.last?.expectsClosed ?? false, line: line))
+            Step(
+                input: input, expectedOutput: expected,
+                expectsClosed: connections.last?.steps.last?.expectsClosed ?? false, line: line))
     }
 
     /// Decodes the transcript notation: `\xNN` is a byte, anything else its UTF-8.
