@@ -10,7 +10,9 @@ import Testing
         writer.field("file", "Beta Singer/Solo/01 Alone.mp3")
         writer.field("Time", 15)
         writer.field("Last-Modified", "2026-11-22T01:41:26Z")
-        #expect(Self.text(writer.bytes) == "file: Beta Singer/Solo/01 Alone.mp3\nTime: 15\nLast-Modified: 2026-11-22T01:41:26Z\n")
+        #expect(
+            Self.text(writer.bytes)
+                == "file: Beta Singer/Solo/01 Alone.mp3\nTime: 15\nLast-Modified: 2026-11-22T01:41:26Z\n")
         #expect(MPDResponse.ok == Array("OK\n".utf8))
         #expect(MPDResponse.listOK == Array("list_OK\n".utf8))
     }

@@ -52,6 +52,7 @@ import Testing
         #expect(MPDTokenizer.Failure.invalidWordCharacter.closesConnection)
         #expect(!MPDTokenizer.Failure.missingClosingQuote.closesConnection)
         #expect(MPDTokenizer.Failure.tooManyArguments.error == MPDError(.argument, "Too many arguments"))
-        #expect(MPDTokenizer.Failure.spaceExpectedAfterClosingQuote.error.message == "Space expected after closing '\"'")
+        let spaceExpected = MPDTokenizer.Failure.spaceExpectedAfterClosingQuote.error
+        #expect(spaceExpected.message == "Space expected after closing '\"'")
     }
 }
