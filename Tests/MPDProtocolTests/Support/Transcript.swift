@@ -32,7 +32,14 @@ struct Transcript {
 
     var connections: [Connection] = []
 
-    init(_ text: String) {
+    /// A fixture line the parser does not understand.
+    struct MalformedFixture: Error, CustomStringConvertible {
+        var line: Int
+        var text: String
+        var description: String { "fixture line \(line): \(text)" }
+    }
+
+    init(_ text: String) throws {
         var expected: [UInt8] = []
         for (offset, rawLine) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
             let line = String(rawLine)
@@ -61,8 +68,8 @@ struct Transcript {
                 } else {
                     connections[last].steps[connections[last].steps.count - 1].expectedOutput = expected
                 }
-            } else {
-                precondition(line.isEmpty || line.hasPrefix("#"), "fixture line \(number): \(line)")
+            } else if !line.isEmpty && !line.hasPrefix("#") {
+                throw MalformedFixture(line: number, text: line)
             }
         }
     }
@@ -98,7 +105,7 @@ struct Transcript {
     static func load(_ name: String) throws -> Transcript {
         let directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         let url = directory.appendingPathComponent("Transcripts").appendingPathComponent(name)
-        return Transcript(try String(contentsOf: url, encoding: .utf8))
+        return try Transcript(try String(contentsOf: url, encoding: .utf8))
     }
 }
 
