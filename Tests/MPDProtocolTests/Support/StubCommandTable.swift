@@ -24,7 +24,7 @@ enum StubCommandTable {
             },
             stub("clear", .none, .player, event: .playlist),
             stub("count", .atLeast(1), .read) { (args) throws(MPDError) in
-                _ = try MPDFilterParser(foldCase: false).parse(args)
+                _ = try MPDSearchRequest.parseCount(args)
             },
             stub("crossfade", .exactly(1), .player, event: .options) { (args) throws(MPDError) in
                 _ = try args[0].unsigned()
@@ -32,11 +32,9 @@ enum StubCommandTable {
             stub("currentsong", .none, .read),
             stub("delete", .exactly(1), .player) { (args) throws(MPDError) in try emptyQueueRange(args[0]) },
             stub("find", .atLeast(1), .read) { (args) throws(MPDError) in
-                _ = try MPDFilterParser(foldCase: false).parse(args)
+                _ = try MPDSearchRequest.parse(args, foldCase: false)
             },
-            stub("list", .atLeast(1), .read) { (args) throws(MPDError) in
-                guard MPDTag(name: args[0]) != nil else { throw .argument("Unknown tag type: \(args[0])") }
-            },
+            stub("list", .atLeast(1), .read) { (args) throws(MPDError) in _ = try MPDListRequest.parse(args) },
             stub("lsinfo", .between(0, 1), .read) { (args) throws(MPDError) in
                 if !args.isEmpty { throw .noExist("No such directory") }
             },
@@ -64,7 +62,7 @@ enum StubCommandTable {
                 _ = try args[0].boolean()
             },
             stub("search", .atLeast(1), .read) { (args) throws(MPDError) in
-                _ = try MPDFilterParser(foldCase: true).parse(args)
+                _ = try MPDSearchRequest.parse(args, foldCase: true)
             },
             stub("seek", .exactly(2), .player) { (args) throws(MPDError) in
                 _ = try args[0].unsigned()
