@@ -32,6 +32,24 @@ extension MPDArgument {
         return scan.unsignedValue == 1
     }
 
+    /// Parses an insert position for a queue of `queueLength` songs (`add URI POS`, `addid`,
+    /// `findadd … position POS`): absolute `N` (0...length), or `+N`/`-N` relative to the current
+    /// song (`+0` = right after it, `-0` = right before it).
+    ///
+    /// Errors: `No current song` (code 55) for a relative position without a current song;
+    /// `Integer expected: x`, `Number too large: 99` (code 2; the message omits the sign).
+    public func insertPosition(queueLength: Int, currentPosition: Int?) throws(MPDError) -> Int {
+        guard let sign = bytes.first, sign == UInt8(ascii: "+") || sign == UInt8(ascii: "-") else {
+            return Int(try unsigned(max: UInt64(max(queueLength, 0))))
+        }
+        guard let current = currentPosition else { throw .playerSync("No current song") }
+        let offset = MPDArgument(bytes: bytes.dropFirst())
+        if sign == UInt8(ascii: "+") {
+            return current + 1 + Int(try offset.unsigned(max: UInt64(max(queueLength - current - 1, 0))))
+        }
+        return current - Int(try offset.unsigned(max: UInt64(current)))
+    }
+
     /// Parses a floating-point number (`seek`, `seekcur`). Error: `Float expected: abc` (code 2).
     public func float() throws(MPDError) -> Double {
         let trimmed = bytes.drop { CNumberScan.isCSpace($0) }

@@ -10,8 +10,13 @@ extension MPDCommandTable {
     ///
     /// Call it on whatever thread owns `context` (for ClickWheel: the engine's); it is pure
     /// otherwise and never blocks.
-    public func execute(_ batch: MPDCommandBatch, context: inout Context) -> MPDBatchResult {
-        var writer = MPDResponseWriter()
+    ///
+    /// Pass a streaming `writer` (`MPDResponseWriter(flushingAt:to:)`) to send large outputs in
+    /// chunks while the batch runs; the result's `output` then holds only what is left.
+    public func execute(
+        _ batch: MPDCommandBatch, context: inout Context, writer: MPDResponseWriter = MPDResponseWriter()
+    ) -> MPDBatchResult {
+        var writer = writer
         for (position, line) in batch.lines.enumerated() {
             let index = batch.mode == .single ? 0 : position
             let request: MPDRequest

@@ -3,12 +3,33 @@
 /// Handlers write only their payload; the command table adds `list_OK`, `OK` or the `ACK` line.
 /// Values are sanitised (`MPDValueSanitizer`); keys are the handler's own constants and must be
 /// plain ASCII without `:` or control characters.
+///
+/// A writer made with `init(flushingAt:to:)` streams: whenever a handler's buffered output reaches
+/// the threshold it is handed to the sink, so a huge listing (`listallinfo`) never sits in memory
+/// whole. Nothing else is sent on the connection while a batch runs, so the order stays right:
+/// streamed chunks first, then the batch result's `output`.
 public struct MPDResponseWriter: Sendable {
-    /// The bytes written so far.
+    /// The bytes written and not yet handed to the sink.
     public private(set) var bytes: [UInt8]
+    private let flushThreshold: Int
+    private let sink: (@Sendable ([UInt8]) -> Void)?
 
+    /// A writer that keeps everything until the batch ends.
     public init() {
         bytes = []
+        flushThreshold = .max
+        sink = nil
+    }
+
+    /// A writer that hands its bytes to `sink` each time at least `threshold` are buffered.
+    ///
+    /// `sink` is called on the thread running the batch; it must not call back into the session.
+    public init(flushingAt threshold: Int, to sink: @escaping @Sendable ([UInt8]) -> Void) {
+        precondition(threshold > 0, "flush threshold must be positive")
+        bytes = []
+        bytes.reserveCapacity(threshold)
+        flushThreshold = threshold
+        self.sink = sink
     }
 
     /// Writes `key: value\n`.
@@ -16,6 +37,7 @@ public struct MPDResponseWriter: Sendable {
         appendKey(key)
         MPDValueSanitizer.append(value, to: &bytes)
         bytes.append(UInt8(ascii: "\n"))
+        flushIfFull()
     }
 
     /// Writes `key: value\n` for an integer value.
@@ -23,6 +45,7 @@ public struct MPDResponseWriter: Sendable {
         appendKey(key)
         bytes.append(contentsOf: String(value).utf8)
         bytes.append(UInt8(ascii: "\n"))
+        flushIfFull()
     }
 
     /// Writes `key: value\n` where the value is raw bytes (e.g. a file name that is not UTF-8).
@@ -30,6 +53,7 @@ public struct MPDResponseWriter: Sendable {
         appendKey(key)
         MPDValueSanitizer.append(bytes: value, to: &bytes)
         bytes.append(UInt8(ascii: "\n"))
+        flushIfFull()
     }
 
     /// Writes a binary chunk: `binary: N\n`, the N bytes unchanged, then `\n` (N may be 0).
@@ -37,11 +61,18 @@ public struct MPDResponseWriter: Sendable {
         field("binary", data.count)
         bytes.append(contentsOf: data)
         bytes.append(UInt8(ascii: "\n"))
+        flushIfFull()
     }
 
     /// Appends already encoded protocol bytes (for the codec's own framing lines).
     mutating func appendRaw(_ raw: some Sequence<UInt8>) {
         bytes.append(contentsOf: raw)
+    }
+
+    private mutating func flushIfFull() {
+        guard let sink, bytes.count >= flushThreshold else { return }
+        sink(bytes)
+        bytes.removeAll(keepingCapacity: true)
     }
 
     private mutating func appendKey(_ key: String) {

@@ -66,6 +66,23 @@ import Testing
         #expect(MPDRange.all.clamped(toCount: 4) == 0..<4)
     }
 
+    @Test func insertPositions() throws {
+        #expect(try MPDArgument("2").insertPosition(queueLength: 3, currentPosition: nil) == 2)
+        #expect(try MPDArgument("3").insertPosition(queueLength: 3, currentPosition: nil) == 3)
+        #expect(try MPDArgument("+0").insertPosition(queueLength: 5, currentPosition: 1) == 2)
+        #expect(try MPDArgument("-0").insertPosition(queueLength: 5, currentPosition: 1) == 1)
+        #expect(try MPDArgument("-1").insertPosition(queueLength: 5, currentPosition: 1) == 0)
+        #expect(throws: MPDError.argument("Number too large: 99")) {
+            try MPDArgument("99").insertPosition(queueLength: 3, currentPosition: nil)
+        }
+        #expect(throws: MPDError.argument("Number too large: 2")) {
+            try MPDArgument("-2").insertPosition(queueLength: 5, currentPosition: 1)
+        }
+        #expect(throws: MPDError.playerSync("No current song")) {
+            try MPDArgument("+1").insertPosition(queueLength: 3, currentPosition: nil)
+        }
+    }
+
     @Test func keywordsMatchIgnoringCaseOnlyWhenAsked() {
         #expect(MPDArgument("clear").equals("clear"))
         #expect(!MPDArgument("Clear").equals("clear"))

@@ -36,6 +36,27 @@ import Testing
         #expect(Self.text(empty.bytes) == "binary: 0\n\n")
     }
 
+    @Test func streamingWriterHandsChunksToItsSinkInOrder() {
+        final class Collected: @unchecked Sendable {
+            var chunks: [[UInt8]] = []
+        }
+        let collected = Collected()
+        let listing = MPDCommand<StubContext>("listallinfo", .between(0, 1), permission: .read) {
+            (_, _, writer) throws(MPDError) in
+            for index in 0..<100 { writer.field("file", "song \(index).mp3") }
+        }
+        let table = MPDCommandTable([listing])
+        var context = StubContext()
+        let writer = MPDResponseWriter(flushingAt: 256) { collected.chunks.append($0) }
+        let batch = MPDCommandBatch(mode: .listOK, lines: [Array("listallinfo".utf8), Array("ping".utf8)])
+        let result = table.execute(batch, context: &context, writer: writer)
+        #expect(collected.chunks.count > 5)
+        #expect(collected.chunks.allSatisfy { $0.count >= 256 && $0.count < 256 + 20 })
+        let whole = collected.chunks.joined() + result.output
+        let expected = (0..<100).map { "file: song \($0).mp3\n" }.joined() + "list_OK\nlist_OK\nOK\n"
+        #expect(Self.text(Array(whole)) == expected)
+    }
+
     @Test func controlCharactersInValuesBecomeSpaces() {
         var writer = MPDResponseWriter()
         writer.field("Title", "evil\nOK\r\tx")
