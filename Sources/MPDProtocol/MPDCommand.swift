@@ -17,9 +17,13 @@ public struct MPDCommand<Context>: Sendable {
         case builtin(MPDBuiltinCommand)
     }
 
+    /// The exact name clients send, `[a-z][a-z0-9_]*`.
     public let name: String
+    /// How many arguments the table lets through to the handler.
     public let arity: MPDArity
+    /// What the connection must hold for the command to run (and to be listed by `commands`).
     public let permission: MPDPermission
+    /// What runs the command.
     public let action: Action
 
     /// A command carried out by `handler`.

@@ -7,6 +7,7 @@
 /// time zone offset`, `Time offset hours out of range`, `Time offset minutes out of range`,
 /// `Garbage at end of time stamp`.
 public enum MPDTimestamp {
+    /// Parses `bytes` into Unix seconds, ISO 8601 first, then a plain number.
     public static func parse(_ bytes: [UInt8]) throws(MPDError) -> Int64 {
         do {
             return try parseISO8601(bytes)
