@@ -59,6 +59,13 @@ let package = Package(
             ],
             swiftSettings: strict),
 
+        // Benchmarks (contrib/bench): built only when asked for.
+        .executableTarget(
+            name: "clickwheel-bench",
+            dependencies: ["Library", "ClickWheelCore", .product(name: "GRDB", package: "GRDB.swift")],
+            path: "contrib/bench/Sources/clickwheel-bench",
+            swiftSettings: strict),
+
         .testTarget(name: "ClickWheelCoreTests", dependencies: ["ClickWheelCore"], swiftSettings: strict),
         .testTarget(
             name: "LibraryTests",

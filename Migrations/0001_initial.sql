@@ -34,6 +34,14 @@ CREATE TABLE genres (
 );
 CREATE INDEX genres_ord ON genres(ord);
 
+-- The artists of each genre in Artists-menu order (Genres → genre → artists), rebuilt with the `ord` columns.
+CREATE TABLE genre_artists (
+    genre_id   INTEGER NOT NULL REFERENCES genres(id) ON DELETE CASCADE,
+    ord        INTEGER NOT NULL,
+    artist_id  INTEGER NOT NULL REFERENCES artists(id) ON DELETE CASCADE,
+    PRIMARY KEY (genre_id, ord)
+) WITHOUT ROWID;
+
 CREATE TABLE composers (
     id        INTEGER PRIMARY KEY,
     name      TEXT NOT NULL UNIQUE,
@@ -106,8 +114,10 @@ CREATE TABLE tracks (
 CREATE UNIQUE INDEX tracks_path ON tracks(path, ifnull(path_bytes, x''));
 CREATE INDEX tracks_ord ON tracks(ord);
 CREATE INDEX tracks_album ON tracks(album_id, disc_number, track_number, title_key);
-CREATE INDEX tracks_artist ON tracks(artist_id, album_key, album_id, disc_number, track_number, title_key);
-CREATE INDEX tracks_genre ON tracks(genre_id, artist_key, album_key, disc_number, track_number);
+-- Sub-lists page by OFFSET over these; every column the WHERE needs is in the index, so skipped rows
+-- never touch the table.
+CREATE INDEX tracks_artist ON tracks(artist_id, is_podcast, album_key, album_id, disc_number, track_number, title_key);
+CREATE INDEX tracks_genre ON tracks(genre_id, is_podcast, artist_key, album_key, disc_number, track_number);
 CREATE INDEX tracks_genre_artist ON tracks(genre_id, artist_id, album_id);
 CREATE INDEX tracks_composer ON tracks(composer_id, title_key);
 CREATE INDEX tracks_added ON tracks(added_at DESC, id DESC);
@@ -129,7 +139,7 @@ CREATE TABLE podcast_episodes (
     description   TEXT,
     feed_url      TEXT
 );
-CREATE INDEX podcast_episodes_show ON podcast_episodes(show_id, release_date DESC);
+CREATE INDEX podcast_episodes_show ON podcast_episodes(show_id, release_date DESC, track_id DESC);
 
 -- What a listener did with a track. Survives rescans and moves (the row follows the track id).
 CREATE TABLE play_state (

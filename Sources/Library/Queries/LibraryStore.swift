@@ -18,7 +18,9 @@ public final class LibraryStore: LibraryReading, @unchecked Sendable {
 
     public func count(of list: BrowseList) throws -> Int {
         let q = ListQuery(list)
-        return try db.read { try Int.fetchOne($0, sql: q.countSQL, arguments: q.arguments) ?? 0 }
+        return try db.read { db in
+            try Int.fetchOne(db.cachedStatement(sql: q.countSQL), arguments: q.ord == nil ? q.arguments : []) ?? 0
+        }
     }
 
     public func rows(of list: BrowseList, in range: Range<Int>) throws -> [BrowseRow] {
@@ -26,7 +28,7 @@ public final class LibraryStore: LibraryReading, @unchecked Sendable {
         let q = ListQuery(list)
         return try db.read { db in
             let (sql, args) = q.page(range)
-            return try Row.fetchAll(db, sql: sql, arguments: args).map { row in
+            return try Row.fetchAll(db.cachedStatement(sql: sql), arguments: args).map { row in
                 BrowseRow(
                     id: row["id"], kind: q.kind, title: row["title"], detail: row["detail"],
                     initial: SortKey.initial(ofKey: row["sort_key"] ?? ""), unplayed: row["unplayed"] ?? 0,
@@ -38,8 +40,8 @@ public final class LibraryStore: LibraryReading, @unchecked Sendable {
     public func index(of id: Int64, in list: BrowseList) throws -> Int? {
         let q = ListQuery(list)
         return try db.read { db in
-            if let sql = q.ordOfIDSQL { return try Int.fetchOne(db, sql: sql, arguments: [id]) }
-            let ids = try Int64.fetchAll(db, sql: q.idsSQL, arguments: q.arguments)
+            if let sql = q.ordOfIDSQL { return try Int.fetchOne(db.cachedStatement(sql: sql), arguments: [id]) }
+            let ids = try Int64.fetchAll(db.cachedStatement(sql: q.idsSQL), arguments: q.arguments)
             return ids.firstIndex(of: id)
         }
     }
@@ -47,7 +49,7 @@ public final class LibraryStore: LibraryReading, @unchecked Sendable {
     public func trackIDs(of list: BrowseList) throws -> [TrackID] {
         let q = ListQuery(list)
         guard q.kind == .song || q.kind == .episode else { return [] }
-        return try db.read { try Int64.fetchAll($0, sql: q.idsSQL, arguments: q.arguments) }
+        return try db.read { try Int64.fetchAll($0.cachedStatement(sql: q.idsSQL), arguments: q.arguments) }
     }
 
     public func track(_ id: TrackID) throws -> TrackInfo? {

@@ -161,6 +161,11 @@ struct LibraryWriter {
                 SELECT id, row_number() OVER (ORDER BY sort_key, title, id) - 1 AS r FROM albums
                 WHERE id IN (SELECT album_id FROM tracks WHERE is_podcast = 0)) AS o
             WHERE albums.id = o.id;
+            DELETE FROM genre_artists;
+            INSERT INTO genre_artists (genre_id, ord, artist_id)
+                SELECT genre_id, row_number() OVER (PARTITION BY genre_id ORDER BY a.ord) - 1, artist_id
+                FROM (SELECT DISTINCT genre_id, artist_id FROM tracks WHERE genre_id IS NOT NULL AND is_podcast = 0) g
+                JOIN artists a ON a.id = g.artist_id;
             UPDATE genres SET ord = o.r FROM (
                 SELECT id, row_number() OVER (ORDER BY sort_key, name) - 1 AS r FROM genres) AS o
             WHERE genres.id = o.id;

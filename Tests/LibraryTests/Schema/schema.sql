@@ -24,6 +24,13 @@ CREATE TABLE composers (
     ord       INTEGER
 );
 
+CREATE TABLE genre_artists (
+    genre_id   INTEGER NOT NULL REFERENCES genres(id) ON DELETE CASCADE,
+    ord        INTEGER NOT NULL,
+    artist_id  INTEGER NOT NULL REFERENCES artists(id) ON DELETE CASCADE,
+    PRIMARY KEY (genre_id, ord)
+) WITHOUT ROWID;
+
 CREATE TABLE genres (
     id        INTEGER PRIMARY KEY,
     name      TEXT NOT NULL UNIQUE,
@@ -163,7 +170,7 @@ CREATE INDEX genres_ord ON genres(ord);
 
 CREATE INDEX playlist_entries_track ON playlist_entries(track_id);
 
-CREATE INDEX podcast_episodes_show ON podcast_episodes(show_id, release_date DESC);
+CREATE INDEX podcast_episodes_show ON podcast_episodes(show_id, release_date DESC, track_id DESC);
 
 CREATE INDEX podcast_shows_ord ON podcast_shows(ord);
 
@@ -173,11 +180,11 @@ CREATE INDEX tracks_added ON tracks(added_at DESC, id DESC);
 
 CREATE INDEX tracks_album ON tracks(album_id, disc_number, track_number, title_key);
 
-CREATE INDEX tracks_artist ON tracks(artist_id, album_key, album_id, disc_number, track_number, title_key);
+CREATE INDEX tracks_artist ON tracks(artist_id, is_podcast, album_key, album_id, disc_number, track_number, title_key);
 
 CREATE INDEX tracks_composer ON tracks(composer_id, title_key);
 
-CREATE INDEX tracks_genre ON tracks(genre_id, artist_key, album_key, disc_number, track_number);
+CREATE INDEX tracks_genre ON tracks(genre_id, is_podcast, artist_key, album_key, disc_number, track_number);
 
 CREATE INDEX tracks_genre_artist ON tracks(genre_id, artist_id, album_id);
 
