@@ -38,26 +38,29 @@ struct DirectoryWalker {
         var stack: [[UInt8]] = [[]]
         while let rel = stack.popLast() {
             let dirPath = rel.isEmpty ? root : root + [0x2F] + rel
-            guard let names = Self.list(dirPath) else {
+            // Entries are examined relative to the open folder (fstatat): no full-path lookups.
+            guard let dir = Self.open(dirPath) else {
                 if !rel.isEmpty {
                     result.problems.append((rel, ScanProblem("unreadable", "cannot list the folder: \(Self.errorText())")))
                 }
                 continue
             }
+            defer { closedir(dir) }
+            let dfd = dirfd(dir)
             var subdirs: [[UInt8]] = []
-            for name in names {
+            for (name, type) in Self.entries(dir) {
+                let isAudio = Self.hasExtension(name, "mp3")
+                let isPlaylist = !isAudio && (Self.hasExtension(name, "m3u") || Self.hasExtension(name, "m3u8"))
+                // A regular file that is neither audio nor a playlist needs no stat at all.
+                if type == DT_REG, !isAudio, !isPlaylist { continue }
                 let childRel = rel.isEmpty ? name : rel + [0x2F] + name
-                let full = root + [0x2F] + childRel
-                guard Self.statPath(full, &st) else {
+                guard Self.statAt(dfd, name, &st, follow: true) else {
                     if errno == ELOOP {
                         result.problems.append((childRel, ScanProblem("symlink-loop", "symbolic links point at each other")))
                     } else if errno == ENOENT {
                         // Listed a moment ago: a dangling symbolic link, or a file deleted under us.
                         var lst = Glibc.stat()
-                        let isLink = (full + [0]).withUnsafeBufferPointer { p in
-                            p.withMemoryRebound(to: CChar.self) { lstat($0.baseAddress!, &lst) == 0 }
-                        }
-                        if isLink, lst.st_mode & S_IFMT == S_IFLNK, Self.hasExtension(name, "mp3") {
+                        if isAudio, Self.statAt(dfd, name, &lst, follow: false), lst.st_mode & S_IFMT == S_IFLNK {
                             result.problems.append((childRel, ScanProblem("broken-link", "a symbolic link to nothing")))
                         }
                     } else {
@@ -72,15 +75,11 @@ struct DirectoryWalker {
                         continue
                     }
                     subdirs.append(childRel)
-                } else if st.st_mode & S_IFMT == S_IFREG {
+                } else if st.st_mode & S_IFMT == S_IFREG, isAudio || isPlaylist {
                     let entry = Entry(
                         relative: childRel, size: Int(st.st_size),
                         mtimeNS: Int64(st.st_mtim.tv_sec) * 1_000_000_000 + Int64(st.st_mtim.tv_nsec))
-                    if Self.hasExtension(name, "mp3") {
-                        result.audio.append(entry)
-                    } else if Self.hasExtension(name, "m3u") || Self.hasExtension(name, "m3u8") {
-                        result.playlists.append(entry)
-                    }
+                    if isAudio { result.audio.append(entry) } else { result.playlists.append(entry) }
                 }
             }
             stack.append(contentsOf: subdirs.reversed())
@@ -109,18 +108,27 @@ struct DirectoryWalker {
         }
     }
 
-    /// The entry names of a folder, sorted bytewise, without "." and "..".
-    static func list(_ path: [UInt8]) -> [[UInt8]]? {
-        let dir = (path + [0]).withUnsafeBufferPointer { p in p.withMemoryRebound(to: CChar.self) { opendir($0.baseAddress!) } }
-        guard let dir else { return nil }
-        defer { closedir(dir) }
-        var names: [[UInt8]] = []
+    static func open(_ path: [UInt8]) -> OpaquePointer? {
+        (path + [0]).withUnsafeBufferPointer { p in p.withMemoryRebound(to: CChar.self) { opendir($0.baseAddress!) } }
+    }
+
+    /// The entries of an open folder with their `d_type`, sorted bytewise, without "." and "..".
+    static func entries(_ dir: OpaquePointer) -> [(name: [UInt8], type: Int)] {
+        var out: [(name: [UInt8], type: Int)] = []
         while let ent = readdir(dir) {
             let name = withUnsafeBytes(of: ent.pointee.d_name) { Array($0.prefix { $0 != 0 }) }
             if name == [0x2E] || name == [0x2E, 0x2E] { continue }
-            names.append(name)
+            out.append((name, Int(ent.pointee.d_type)))
         }
-        return names.sorted { $0.lexicographicallyPrecedes($1) }
+        return out.sorted { $0.name.lexicographicallyPrecedes($1.name) }
+    }
+
+    static func statAt(_ dfd: Int32, _ name: [UInt8], _ st: inout Glibc.stat, follow: Bool) -> Bool {
+        (name + [0]).withUnsafeBufferPointer { p in
+            p.withMemoryRebound(to: CChar.self) {
+                fstatat(dfd, $0.baseAddress!, &st, follow ? 0 : AT_SYMLINK_NOFOLLOW) == 0
+            }
+        }
     }
 
     static func errorText() -> String { String(cString: strerror(errno)) }

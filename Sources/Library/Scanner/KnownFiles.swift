@@ -26,6 +26,7 @@ struct KnownFiles {
     var unfinished = false
 
     init(db: Database) throws {
+        tracks.reserveCapacity(try Int.fetchOne(db, sql: "SELECT count(*) FROM tracks") ?? 0)
         let rows = try Row.fetchCursor(db, sql: "SELECT id, path, path_bytes, size, mtime_ns, fingerprint, added_at FROM tracks")
         while let row = try rows.next() {
             let raw = Self.raw(row[2] as Data?, row[1] as String)

@@ -55,12 +55,14 @@ public final class LibraryScanner {
         for (path, t) in known.tracks where !seen.contains(path) { missing[t.id] = (t.size, t.fingerprint) }
 
         let now = Int64(Date().timeIntervalSince1970)
-        var writer = try database.read { try LibraryWriter($0) }
         let finishPending = known.unfinished
+        // The name caches cost a read of every artist and album: only when something will be written.
+        var writer = try toRead.isEmpty && missing.isEmpty && !finishPending
+            ? LibraryWriter.empty : database.read { try LibraryWriter($0) }
         if !toRead.isEmpty || !missing.isEmpty {
             try database.write { try Self.markUnfinished($0) }
         }
-        let readers = try (0..<threads).map { _ in try TrackReader() }
+        let readers = toRead.isEmpty ? [] : try (0..<threads).map { _ in try TrackReader() }
         var done = 0
         progress(ScanProgress(phase: .reading, done: 0, total: toRead.count))
         for start in stride(from: 0, to: toRead.count, by: Self.batchSize) {

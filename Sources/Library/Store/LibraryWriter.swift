@@ -18,6 +18,11 @@ struct LibraryWriter {
         var title: String
     }
 
+    /// A writer with empty caches, for scans that write no track.
+    static var empty: LibraryWriter { LibraryWriter() }
+
+    private init() {}
+
     init(_ db: Database) throws {
         for row in try Row.fetchAll(db, sql: "SELECT id, name FROM artists") { artists[row[1]] = row[0] }
         for row in try Row.fetchAll(db, sql: "SELECT id, artist_id, title FROM albums") {
