@@ -37,6 +37,9 @@ let package = Package(
         // The pure core: no C imports, no I/O, no sleeping.
         .target(name: "ClickWheelCore", swiftSettings: strict),
 
+        // Test doubles and fixtures for the core (in-memory library, scripted engine driver).
+        .target(name: "ClickWheelTestKit", dependencies: ["ClickWheelCore"], swiftSettings: strict),
+
         // The music library: SQLite store (GRDB), scanner, tag reader, queries.
         .target(
             name: "Library",
@@ -59,7 +62,9 @@ let package = Package(
             ],
             swiftSettings: strict),
 
-        .testTarget(name: "ClickWheelCoreTests", dependencies: ["ClickWheelCore"], swiftSettings: strict),
+        .testTarget(
+            name: "ClickWheelCoreTests", dependencies: ["ClickWheelCore", "ClickWheelTestKit"],
+            exclude: ["Golden", "Traces"], swiftSettings: strict),
         .testTarget(
             name: "LibraryTests",
             dependencies: ["Library", "Mpg123", .product(name: "GRDB", package: "GRDB.swift")],

@@ -110,7 +110,9 @@ public struct TouchRingDecoder: Hashable, Sendable {
                     let d = Angle.delta(from: last, to: angle)
                     travelled += abs(d)
                     remainder += inverted ? -d : d
-                    let steps = Int(remainder / degreesPerStep)
+                    // A hair of tolerance: rounding in the summed deltas must not cost a whole step.
+                    let tolerance = remainder < 0 ? -1e-6 : 1e-6
+                    let steps = Int((remainder + tolerance) / degreesPerStep)
                     if steps != 0 {
                         remainder -= Double(steps) * degreesPerStep
                         out.append(.wheel(steps: steps, at: time))

@@ -41,8 +41,9 @@ public enum PlaybackReport: Hashable, Sendable {
 
 /// What the engine asks of the playback shell.
 public enum PlaybackCommand: Hashable, Sendable {
-    /// Replace the whole queue (nothing starts yet).
-    case replaceQueue([TrackID])
+    /// Replace the whole queue. With `current` set, the track playing now keeps playing as that entry
+    /// (a reshuffle); with nil, nothing starts until `play`.
+    case replaceQueue([TrackID], current: Int?)
     /// Insert tracks into the queue at `index`.
     case insert([TrackID], at: Int)
     /// Start queue entry `index` from its beginning.
