@@ -29,7 +29,17 @@ extension LCDRenderer {
             let top = np.overlay == .scrubbing ? b.cells(label) : marqueeCells(np.title, elapsedMS: elapsed, into: &b)
             b.write(row: 0, left: state + (state.isEmpty ? [] : [.char(" ")]) + top)
         }
-        b.write(row: bottomRow, bottomLine(np, into: &b))
+        // Two rows have no room for the position: it takes the progress line's place now and then.
+        if geometry.rows <= 2 && np.overlay == nil && Self.showsPositionInstead(elapsedMS: elapsed) {
+            b.write(row: bottomRow, left: b.cells(label), right: modeIcons)
+        } else {
+            b.write(row: bottomRow, bottomLine(np, into: &b))
+        }
+    }
+
+    /// On 1–2 row displays the position shows for the last 4 s of every 12 s (the progress line otherwise).
+    static func showsPositionInstead(elapsedMS: Int64) -> Bool {
+        max(0, elapsedMS) % 12_000 >= 8_000
     }
 
     private func marqueeCells(_ text: String, elapsedMS: Int64, into b: inout FrameBuilder) -> [Frame.Cell] {

@@ -51,7 +51,9 @@ public struct LCDRenderer: Hashable, Sendable {
         b.write(row: 0, left: b.cells(list.title), right: right + iconCells)
         guard geometry.rows > 1 else { return }
         if list.total == 0 {
-            b.write(row: 1, left: b.cells(" " + list.emptyText))
+            let text = b.cells(list.emptyText)
+            let pad = max(0, (geometry.columns - text.count) / 2)
+            b.write(row: geometry.hasTitleRow ? geometry.rows / 2 : 1, left: Array(repeating: .char(" "), count: pad) + text)
             return
         }
         let first = geometry.hasTitleRow ? list.top : list.cursor
