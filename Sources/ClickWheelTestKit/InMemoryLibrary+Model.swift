@@ -99,6 +99,13 @@ extension InMemoryLibrary {
                         initial: SortKey.initial(of: $0.track.title), unplayed: $0.track.unplayed ? 1 : 0,
                         partlyPlayed: $0.track.partlyPlayed)
                 }
+            case .search(let text):
+                let needle = SortKey.fold(text)
+                guard !needle.isEmpty else { return [] }
+                func hit(_ row: BrowseRow) -> Bool { SortKey.fold(row.title).contains(needle) }
+                let found = rows(of: .artists, playlists: playlists).filter(hit)
+                    + rows(of: .albums, playlists: playlists).filter(hit)
+                return found + rows(of: .songs, playlists: playlists).filter(hit)
             case .songsOfPlaylist(let p):
                 guard p >= 1, p <= playlists.count else { return [] }
                 return playlists[Int(p) - 1].tracks.compactMap { id in

@@ -236,3 +236,38 @@ import Testing
         #expect(h.screen[0].hasPrefix("Settings"))
     }
 }
+
+@Suite struct SearchTests {
+    @Test func wheelPicksLettersSelectAddsPreviousDeletesOKGoesToResults() throws {
+        var h = EngineHarness(library: Fixtures.sample(), geometry: DisplayGeometry(columns: 16, rows: 2))
+        var walk = WalkRecord()
+        h.click(.select)
+        h.turn(7)
+        h.click(.select)
+        walk.snap("Search", h.engine.frame)
+        h.turn(-2)
+        walk.snap("wheel back 2: wraps to the space", h.engine.frame)
+        h.turn(2 + 15)
+        h.click(.select)
+        h.turn(2)
+        h.click(.select)
+        h.click(.select)
+        walk.snap("P, R, R: no results", h.engine.frame)
+        h.click(.previous)
+        h.click(.previous)
+        h.turn(-3)
+        h.click(.select)
+        walk.snap("previous twice deletes R R; PO", h.engine.frame)
+        h.turn(23)
+        walk.snap("OK", h.engine.frame)
+        h.click(.select)
+        walk.snap("into the results: Portishead first", h.engine.frame)
+        h.turn(1)
+        h.click(.select)
+        walk.snap("the second result, an album, opens", h.engine.frame)
+        h.turn(1)
+        h.click(.select)
+        #expect(h.engine.top.destination == .nowPlaying)
+        Golden.check(walk.text, name: "walk-search-16x2.txt")
+    }
+}

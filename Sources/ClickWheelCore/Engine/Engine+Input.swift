@@ -3,6 +3,7 @@ extension Engine {
     /// The keymap context of what is on screen.
     public var context: Keymap.Context {
         if locked { return .locked }
+        if searchState != nil && top.cursor == 0 { return .search }
         guard top.destination == .nowPlaying else { return .menu }
         switch nowPlayingMode {
         case .normal: return .nowPlaying
@@ -52,7 +53,7 @@ extension Engine {
         case .scroll: return scroll(by: accelerator.items(for: steps, at: now))
         case .volume: return changeVolume(by: steps)
         case .scrub: return scrub(by: accelerator.items(for: steps, at: now))
-        case .adjust: return adjustNowPlaying(by: steps)
+        case .adjust: return searchState != nil ? movePicker(by: steps) : adjustNowPlaying(by: steps)
         default: return perform(action, repeatCount: 0)
         }
     }
@@ -73,6 +74,7 @@ extension Engine {
         case .seekForward: return seek(direction: 1, repeatCount: repeatCount)
         case .seekBackward: return seek(direction: -1, repeatCount: repeatCount)
         case .endSeek: return []
+        case .deleteLetter: return deleteLetter()
         case .cycleNowPlaying:
             nowPlayingMode = nowPlayingMode.next
             accelerator.reset()

@@ -7,7 +7,7 @@ extension Engine {
             return MenuCatalog.items(of: id, settings: settings, hasCurrent: player.hasCurrent)
         case .context(let target):
             return MenuCatalog.contextItems(for: target, track: trackOfRow(target.row))
-        case .list, .nowPlaying:
+        case .list, .nowPlaying, .search:
             return nil
         }
     }
@@ -25,6 +25,7 @@ extension Engine {
         case .menu, .context: return fixedItems(of: destination)?.count ?? 0
         case .list(let screen): return screen.header.count + count(of: screen.source)
         case .nowPlaying: return 0
+        case .search(let state): return 1 + searchResultCount(state)
         }
     }
 
@@ -70,6 +71,11 @@ extension Engine {
             if index < screen.header.count { return line(of: screen.header[index]) }
             guard let row = row(index - screen.header.count, of: screen.source) else { return nil }
             return line(of: row, in: screen.source)
+        case .search(let state):
+            if index == 0 { return ListLine(state.editorLine) }
+            let source = Self.searchSource(state)
+            guard index <= searchResultCount(state), let row = row(index - 1, of: source) else { return nil }
+            return line(of: row, in: source)
         case .nowPlaying:
             return nil
         }

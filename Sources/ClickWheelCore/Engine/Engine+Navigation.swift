@@ -21,6 +21,7 @@ extension Engine {
             guard items.indices.contains(page.cursor) else { return [] }
             return perform(menu: items[page.cursor].action)
         }
+        if case .search(let state) = page.destination { return selectInSearch(state) }
         guard case .list(let screen) = page.destination else { return [] }
         if page.cursor < screen.header.count { return perform(menu: screen.header[page.cursor].action) }
         let index = page.cursor - screen.header.count
@@ -115,6 +116,10 @@ extension Engine {
         case .list(let screen) where page.cursor >= screen.header.count:
             guard let row = row(page.cursor - screen.header.count, of: screen.source) else { return [] }
             push(.context(ContextTarget(row: row, source: screen.source)))
+        case .search(let state) where page.cursor > 0:
+            let source = Self.searchSource(state)
+            guard let row = row(page.cursor - 1, of: source) else { return [] }
+            push(.context(ContextTarget(row: row, source: source)))
         case .nowPlaying:
             guard let t = loadCurrentTrack() else { return [] }
             let row = BrowseRow(id: t.id, kind: t.isPodcast ? .episode : .song, title: t.title, initial: "#")

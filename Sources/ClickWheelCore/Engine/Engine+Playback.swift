@@ -23,7 +23,7 @@ extension Engine {
         return effects
     }
 
-    private mutating func showNowPlaying() -> [Effect] {
+    mutating func showNowPlaying() -> [Effect] {
         if top.destination != .nowPlaying { push(.nowPlaying) }
         return []
     }

@@ -37,6 +37,7 @@ extension Engine {
         case .list(let screen): screen.title
         case .context(let target): target.row.title
         case .nowPlaying: "Now Playing"
+        case .search: "Search"
         }
     }
 

@@ -5,13 +5,14 @@
 public struct Keymap: Hashable, Sendable {
     /// Where the user is, as far as keys are concerned.
     public enum Context: Hashable, Sendable, CaseIterable {
-        case global, menu, nowPlaying, scrubbing, nowPlayingSetting, locked
+        case global, menu, nowPlaying, scrubbing, nowPlayingSetting, search, locked
 
         /// The context consulted when this one has no entry.
         public var parent: Context? {
             switch self {
             case .global, .locked: nil
             case .menu, .nowPlaying: .global
+            case .search: .menu
             case .scrubbing, .nowPlayingSetting: .nowPlaying
             }
         }
@@ -39,6 +40,8 @@ public struct Keymap: Hashable, Sendable {
         case select, contextMenu, back, mainMenu, playPause, next, previous
         case seekForward, seekBackward, endSeek
         case cycleNowPlaying, toggleLock
+        /// Search: delete the last letter.
+        case deleteLetter
     }
 
     public var tables: [Context: [Trigger: Action]]
@@ -59,7 +62,8 @@ public struct Keymap: Hashable, Sendable {
 
     /// The iPod's layout: menu backs out, select selects (hold: context menu), the wheel scrolls
     /// lists and sets the volume on Now Playing, where centre clicks cycle its modes; holding
-    /// next/previous seeks, holding play/pause toggles the software hold switch.
+    /// next/previous seeks, holding play/pause toggles the software hold switch. On Search's letter
+    /// line the wheel picks letters and previous deletes one.
     public static let ipod = Keymap(tables: [
         .global: [
             .wheel: .scroll,
@@ -74,6 +78,7 @@ public struct Keymap: Hashable, Sendable {
         .nowPlaying: [.wheel: .volume, .click(.select): .cycleNowPlaying],
         .scrubbing: [.wheel: .scrub],
         .nowPlayingSetting: [.wheel: .adjust],
+        .search: [.wheel: .adjust, .click(.previous): .deleteLetter],
         .locked: [.hold(.playPause): .toggleLock],
     ])
 }

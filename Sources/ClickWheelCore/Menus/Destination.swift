@@ -7,6 +7,28 @@ public indirect enum Destination: Hashable, Sendable {
     case nowPlaying
     /// The context menu of a row (hold Select).
     case context(ContextTarget)
+    /// Music → Search: a letter picker above the results.
+    case search(SearchState)
+}
+
+/// What has been typed on the Search screen, and the letter the wheel points at.
+public struct SearchState: Hashable, Sendable {
+    /// The letters the wheel picks from; the last entry, "OK", moves to the results.
+    public static let alphabet: [String] = "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789 ".map { String($0) } + ["OK"]
+
+    public var query = ""
+    public var picker = 0
+
+    public init(query: String = "", picker: Int = 0) {
+        self.query = query
+        self.picker = picker
+    }
+
+    /// The entry the wheel points at.
+    public var picked: String { Self.alphabet[picker] }
+
+    /// The editor line: the query and the picked entry in brackets.
+    public var editorLine: String { query + "[" + picked + "]" }
 }
 
 /// The fixed menus.

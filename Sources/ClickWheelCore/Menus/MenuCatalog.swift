@@ -32,6 +32,7 @@ public enum MenuCatalog {
                 MenuItem("Genres", .open(list("Genres", .genres))),
                 MenuItem("Composers", .open(list("Composers", .composers))),
                 MenuItem("Recently Added", .open(list("Recently Added", .recentlyAdded))),
+                MenuItem("Search", .open(.search(SearchState()))),
             ]
         case .settings:
             let cycling: [SettingKey] = [
@@ -99,6 +100,7 @@ public enum MenuCatalog {
             case .composers: return "No Composers"
             case .podcastShows: return "No Podcasts"
             case .episodesOfShow: return "No Episodes"
+            case .search: return "No Results"
             case .songs, .recentlyAdded, .songsOfArtist, .songsOfAlbum, .songsOfGenre, .songsOfComposer,
                 .songsOfPlaylist:
                 return "No Songs"
