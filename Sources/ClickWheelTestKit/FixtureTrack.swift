@@ -1,4 +1,3 @@
-
 /// One track of an in-memory library, as a fixture declares it.
 public struct FixtureTrack: Hashable, Sendable {
     public var title: String

@@ -16,7 +16,8 @@ public enum Fixtures {
         var tracks: [FixtureTrack] = []
         for (a, artist) in artists.enumerated() {
             for album in 0..<2 {
-                let albumTitle = "\(words[(a + album * 3) % words.count]) \(album == 0 ? "Days" : "Nights") of \(artist)"
+                let albumTitle =
+                    "\(words[(a + album * 3) % words.count]) \(album == 0 ? "Days" : "Nights") of \(artist)"
                 for n in 1...(2 + (a + album) % 3) {
                     let title = "\(words[(a * 7 + album * 3 + n) % words.count]) Song \(a * 10 + album * 5 + n)"
                     tracks.append(
@@ -28,11 +29,14 @@ public enum Fixtures {
             }
         }
         tracks.append(contentsOf: [
-            FixtureTrack(title: "Episode 1: Hello", artist: "Radio Show", album: "The Talk Show", genre: "Podcast",
+            FixtureTrack(
+                title: "Episode 1: Hello", artist: "Radio Show", album: "The Talk Show", genre: "Podcast",
                 durationMS: 1_800_000, isPodcast: true),
-            FixtureTrack(title: "Episode 2: Wheels", artist: "Radio Show", album: "The Talk Show", genre: "Podcast",
+            FixtureTrack(
+                title: "Episode 2: Wheels", artist: "Radio Show", album: "The Talk Show", genre: "Podcast",
                 durationMS: 1_900_000, isPodcast: true, unplayed: false, partlyPlayed: true),
-            FixtureTrack(title: "Episode 3: Clicks", artist: "Radio Show", album: "The Talk Show", genre: "Podcast",
+            FixtureTrack(
+                title: "Episode 3: Clicks", artist: "Radio Show", album: "The Talk Show", genre: "Podcast",
                 durationMS: 2_000_000, isPodcast: true, unplayed: true),
         ])
         return tracks
@@ -41,7 +45,8 @@ public enum Fixtures {
     /// The sample library with two playlists.
     public static func sample() -> InMemoryLibrary {
         InMemoryLibrary(
-            tracks: sampleTracks(), playlists: [(name: "Road Trip", tracks: [3, 1, 7, 12]), (name: "Chill", tracks: [5])])
+            tracks: sampleTracks(),
+            playlists: [(name: "Road Trip", tracks: [3, 1, 7, 12]), (name: "Chill", tracks: [5])])
     }
 
     /// `count` songs by one artist, titled "Song 00001"…, for long-list tests.

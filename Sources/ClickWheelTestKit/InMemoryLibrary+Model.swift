@@ -70,22 +70,30 @@ extension InMemoryLibrary {
             case .composers: return unique(songs, kind: .composer, name: \.composer, ids: composerIDs)
             case .recentlyAdded: return songs.reversed().prefix(25).map(songRow)
             case .podcastShows:
-                let shows = unique(tracks.filter(\.track.isPodcast), kind: .podcastShow, name: \.album, ids: albumIDs, key: Self.albumKey)
+                let shows = unique(
+                    tracks.filter(\.track.isPodcast), kind: .podcastShow, name: \.album, ids: albumIDs,
+                    key: Self.albumKey)
                 return shows.map { show in
                     var row = show
-                    row.unplayed = tracks.filter { albumIDs[Self.albumKey($0.track)] == show.id && $0.track.unplayed }.count
+                    row.unplayed =
+                        tracks.filter { albumIDs[Self.albumKey($0.track)] == show.id && $0.track.unplayed }.count
                     return row
                 }
             case .albumsOfArtist(let a): return albums(songs.filter { $0.track.artist == artist(a) })
             case .songsOfArtist(let a):
                 return songs.filter { $0.track.artist == artist(a) }
-                    .sorted { (SortKey.make($0.track.album), $0.track.trackNumber) < (SortKey.make($1.track.album), $1.track.trackNumber) }
+                    .sorted {
+                        (SortKey.make($0.track.album), $0.track.trackNumber) < (
+                            SortKey.make($1.track.album), $1.track.trackNumber
+                        )
+                    }
                     .map(songRow)
             case .songsOfAlbum(let al):
                 return tracks.filter { albumIDs[Self.albumKey($0.track)] == al }
                     .sorted { $0.track.trackNumber < $1.track.trackNumber }.map(songRow)
             case .artistsOfGenre(let g):
-                return unique(songs.filter { $0.track.genre == genre(g) }, kind: .artist, name: \.artist, ids: artistIDs)
+                return unique(
+                    songs.filter { $0.track.genre == genre(g) }, kind: .artist, name: \.artist, ids: artistIDs)
             case .albumsOfGenreArtist(let g, let a):
                 return albums(songs.filter { $0.track.genre == genre(g) && $0.track.artist == artist(a) })
             case .songsOfGenre(let g): return sorted(songs.filter { $0.track.genre == genre(g) }.map(songRow))
@@ -93,7 +101,8 @@ extension InMemoryLibrary {
                 let name = composerIDs.first { $0.value == c }?.key
                 return sorted(songs.filter { $0.track.composer != nil && $0.track.composer == name }.map(songRow))
             case .episodesOfShow(let show):
-                return tracks.filter { $0.track.isPodcast && albumIDs[Self.albumKey($0.track)] == show }.reversed().map {
+                return tracks.filter { $0.track.isPodcast && albumIDs[Self.albumKey($0.track)] == show }.reversed().map
+                {
                     BrowseRow(
                         id: $0.id, kind: .episode, title: $0.track.title, detail: $0.track.album,
                         initial: SortKey.initial(of: $0.track.title), unplayed: $0.track.unplayed ? 1 : 0,
@@ -103,7 +112,8 @@ extension InMemoryLibrary {
                 let needle = SortKey.fold(text)
                 guard !needle.isEmpty else { return [] }
                 func hit(_ row: BrowseRow) -> Bool { SortKey.fold(row.title).contains(needle) }
-                let found = rows(of: .artists, playlists: playlists).filter(hit)
+                let found =
+                    rows(of: .artists, playlists: playlists).filter(hit)
                     + rows(of: .albums, playlists: playlists).filter(hit)
                 return found + rows(of: .songs, playlists: playlists).filter(hit)
             case .songsOfPlaylist(let p):

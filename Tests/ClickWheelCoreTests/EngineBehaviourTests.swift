@@ -78,9 +78,11 @@ import Testing
         let library = Fixtures.numbered(50)
         var h = onSongs(library)
         h.turn(40)
-        library.replaceTracks(Array(Fixtures.sampleTracks().prefix(0)) + (1...10).map {
-            FixtureTrack(title: "Song \($0)", artist: "X", album: "Y")
-        })
+        library.replaceTracks(
+            Array(Fixtures.sampleTracks().prefix(0))
+                + (1...10).map {
+                    FixtureTrack(title: "Song \($0)", artist: "X", album: "Y")
+                })
         h.send(.libraryChanged(at: h.now))
         #expect(h.engine.top.cursor == 9)
         #expect(h.screen[0] == "Songs          10/10")
@@ -215,7 +217,11 @@ import Testing
         settings.showPodcasts = false
         settings.showShuffleSongs = false
         let h = EngineHarness(library: Fixtures.sample(), geometry: Self.g20x4, settings: settings)
-        #expect(h.screen == ["ClickWheel       1/2", ">Music             ›", " Settings          ›", String(repeating: " ", count: 20)])
+        #expect(
+            h.screen == [
+                "ClickWheel       1/2", ">Music             ›", " Settings          ›",
+                String(repeating: " ", count: 20),
+            ])
     }
 
     @Test func rescanAndResetAreEffects() {

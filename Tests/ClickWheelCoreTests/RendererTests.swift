@@ -38,7 +38,7 @@ import Testing
         let lines = [ListLine("One"), ListLine("Two"), ListLine("Three")]
         let view = ScreenView.list(
             ListView(title: "Songs", icons: StatusIcons(), total: 3, cursor: 1, top: 1, lines: Array(lines[1...1])))
-        #expect(r.render(view, now: .zero).lines == ["Songs        2/3", ">Two           "  + " "])
+        #expect(r.render(view, now: .zero).lines == ["Songs        2/3", ">Two           " + " "])
     }
 
     @Test func a00FramesHoldOnlyRomCharacters() {

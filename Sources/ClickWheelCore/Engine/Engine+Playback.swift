@@ -134,10 +134,12 @@ extension Engine {
         switch nowPlayingMode {
         case .shuffle:
             let key = SettingKey.shuffle
-            return apply(settings: key.applying(choice: key.choiceIndex(in: settings) + delta, to: settings), persist: true)
+            return apply(
+                settings: key.applying(choice: key.choiceIndex(in: settings) + delta, to: settings), persist: true)
         case .repeatMode:
             let key = SettingKey.repeatMode
-            return apply(settings: key.applying(choice: key.choiceIndex(in: settings) + delta, to: settings), persist: true)
+            return apply(
+                settings: key.applying(choice: key.choiceIndex(in: settings) + delta, to: settings), persist: true)
         case .rating:
             guard var track = loadCurrentTrack() else { return [] }
             let stars = max(0, min(5, track.rating + delta))

@@ -46,12 +46,13 @@ public struct Frame: Hashable, Sendable {
 
     /// Row `row` as text, glyphs drawn as their Unicode stand-ins.
     public func text(row: Int) -> String {
-        String((0..<columns).map { c in
-            switch self[row, c] {
-            case .char(let ch): ch
-            case .glyph(let slot): glyphs[Int(slot)].unicode
-            }
-        })
+        String(
+            (0..<columns).map { c in
+                switch self[row, c] {
+                case .char(let ch): ch
+                case .glyph(let slot): glyphs[Int(slot)].unicode
+                }
+            })
     }
 
     /// The whole frame as lines of text (for goldens, logs and `ctl screen`).

@@ -53,7 +53,9 @@ public struct LCDRenderer: Hashable, Sendable {
         if list.total == 0 {
             let text = b.cells(list.emptyText)
             let pad = max(0, (geometry.columns - text.count) / 2)
-            b.write(row: geometry.hasTitleRow ? geometry.rows / 2 : 1, left: Array(repeating: .char(" "), count: pad) + text)
+            b.write(
+                row: geometry.hasTitleRow ? geometry.rows / 2 : 1, left: Array(repeating: .char(" "), count: pad) + text
+            )
             return
         }
         let first = geometry.hasTitleRow ? list.top : list.cursor
