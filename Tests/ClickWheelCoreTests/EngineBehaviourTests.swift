@@ -277,3 +277,53 @@ import Testing
         Golden.check(walk.text, name: "walk-search-16x2.txt")
     }
 }
+
+@Suite struct LetterJumpTests {
+    /// 26 letters × 60 songs: "Aa 001" … "Zz 060".
+    static func alphabetLibrary() -> InMemoryLibrary {
+        let letters = "ABCDEFGHIJKLMNOPQRSTUVWXYZ".map { String($0) }
+        return InMemoryLibrary(
+            tracks: letters.flatMap { l in
+                (1...60).map {
+                    FixtureTrack(title: "\(l)\(l.lowercased()) \($0 < 10 ? "0" : "")\($0)", artist: l, album: l)
+                }
+            })
+    }
+
+    func onSongs() -> EngineHarness {
+        var h = EngineHarness(library: Self.alphabetLibrary(), geometry: DisplayGeometry(columns: 20, rows: 4))
+        h.click(.select)
+        h.turn(3)
+        h.click(.select)
+        return h
+    }
+
+    @Test func fastSpinLandsOnTheFirstRowOfEachLetter() {
+        var h = onSongs()
+        var landed: [Int] = []
+        for _ in 0..<40 {
+            h.spin(1, intervalMS: 12)
+            landed.append(h.engine.top.cursor)
+        }
+        // Once the spin is fast enough every step starts a new letter block.
+        let jumps = landed.filter { $0 % 60 == 0 && $0 > 0 }
+        #expect(jumps.count >= 5)
+        #expect(Set(jumps).count == jumps.count)
+        #expect(h.screen[0].hasSuffix("[\(h.screen[1].dropFirst().first!)]"))
+    }
+
+    @Test func fastSpinBackGoesToTheStartOfTheLetterThenThePreviousOne() {
+        var h = onSongs()
+        h.turn(130)
+        #expect(h.engine.top.cursor == 130)
+        h.wait(ms: 400)
+        var landed: [Int] = []
+        for _ in 0..<40 {
+            h.spin(-1, intervalMS: 12)
+            landed.append(h.engine.top.cursor)
+        }
+        #expect(landed.contains(120) && landed.contains(60))
+        #expect(h.engine.top.cursor == 0)
+        #expect(h.screen[1] == ">Aa 01              ")
+    }
+}

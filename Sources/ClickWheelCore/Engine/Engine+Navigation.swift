@@ -4,7 +4,7 @@ extension Engine {
         var page = top
         let count = lineCount(of: page.destination)
         guard count > 0, items != 0 else { return [] }
-        let target = min(count - 1, max(0, page.cursor + items))
+        let target = letterJumpTarget(items: items) ?? min(count - 1, max(0, page.cursor + items))
         guard target != page.cursor else { return [] }
         page.cursor = target
         page.anchor = anchor(of: page)
