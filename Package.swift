@@ -37,6 +37,9 @@ let package = Package(
         // The pure core: no C imports, no I/O, no sleeping.
         .target(name: "ClickWheelCore", swiftSettings: strict),
 
+        // Devices: terminal display and keyboard input (and later evdev, LCDproc, HD44780).
+        .target(name: "Devices", dependencies: ["ClickWheelCore"], swiftSettings: strict),
+
         // Test doubles and fixtures for the core (in-memory library, scripted engine driver).
         .target(name: "ClickWheelTestKit", dependencies: ["ClickWheelCore"], swiftSettings: strict),
 
@@ -70,6 +73,7 @@ let package = Package(
             dependencies: ["Library", "Mpg123", .product(name: "GRDB", package: "GRDB.swift")],
             exclude: ["Fixtures"],
             swiftSettings: strict),
+        .testTarget(name: "DevicesTests", dependencies: ["Devices", "ClickWheelCore"], swiftSettings: strict),
         .testTarget(name: "MPDProtocolTests", dependencies: ["MPDProtocol"], swiftSettings: strict),
     ],
     swiftLanguageModes: [.v6]
