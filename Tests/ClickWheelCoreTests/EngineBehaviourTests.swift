@@ -327,3 +327,17 @@ import Testing
         #expect(h.screen[1] == ">Aa 01              ")
     }
 }
+
+@Suite struct AboutTests {
+    @Test func aboutCountsFollowLibraryChanges() {
+        let library = Fixtures.numbered(12)
+        var h = EngineHarness(library: library, geometry: DisplayGeometry(columns: 20, rows: 4))
+        h.turn(3)
+        h.click(.select)
+        h.click(.select)
+        #expect(h.screen[1] == ">Songs            12")
+        library.replaceTracks((1...30).map { FixtureTrack(title: "T\($0)", artist: "A", album: "B") })
+        h.send(.libraryChanged(at: h.now))
+        #expect(h.screen[1] == ">Songs            30")
+    }
+}

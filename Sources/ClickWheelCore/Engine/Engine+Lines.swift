@@ -48,8 +48,9 @@ extension Engine {
     }
 
     /// Settings → About as label/value pairs.
-    func aboutLines() -> [(String, String)] {
-        let stats = try? library.statistics()
+    mutating func aboutLines() -> [(String, String)] {
+        if statistics == nil { statistics = try? library.statistics() }
+        let stats = statistics
         func n(_ v: Int?) -> String { v.map(String.init) ?? "?" }
         return [
             ("Songs", n(stats?.songs)), ("Albums", n(stats?.albums)), ("Artists", n(stats?.artists)),

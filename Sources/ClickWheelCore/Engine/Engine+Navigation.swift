@@ -152,6 +152,7 @@ extension Engine {
     mutating func libraryChanged() {
         rows.removeAll()
         currentTrack = nil
+        statistics = nil
         let saved = stack
         for i in saved.indices {
             var page = saved[i]

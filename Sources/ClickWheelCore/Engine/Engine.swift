@@ -37,6 +37,8 @@ public struct Engine: Sendable {
     /// The queue in list order, kept while shuffle is on so turning it off restores it.
     var unshuffledQueue: [TrackID]?
     var currentTrack: TrackInfo?
+    /// Settings → About's counts, read once per library version.
+    var statistics: LibraryStatistics?
 
     public init(library: any LibraryReading, configuration: EngineConfiguration, settings: Settings = Settings()) {
         self.library = library
