@@ -65,6 +65,11 @@ let package = Package(
             ],
             swiftSettings: strict),
 
+        // The core's step-to-frame benchmark over the in-memory twin (see contrib/bench/).
+        .executableTarget(
+            name: "clickwheel-core-bench", dependencies: ["ClickWheelCore", "ClickWheelTestKit"],
+            path: "contrib/bench/CoreBench", swiftSettings: strict),
+
         .testTarget(
             name: "ClickWheelCoreTests", dependencies: ["ClickWheelCore", "ClickWheelTestKit"],
             exclude: ["Golden", "Traces"], swiftSettings: strict),

@@ -25,7 +25,9 @@ extension InMemoryLibrary {
         private var songs: [(id: TrackID, track: FixtureTrack)] { tracks.filter { !$0.track.isPodcast } }
 
         private func sorted(_ rows: [BrowseRow]) -> [BrowseRow] {
-            rows.sorted { (SortKey.make($0.title), $0.id) < (SortKey.make($1.title), $1.id) }
+            rows.map { (key: SortKey.make($0.title), row: $0) }
+                .sorted { ($0.key, $0.row.id) < ($1.key, $1.row.id) }
+                .map(\.row)
         }
 
         private func songRow(_ e: (id: TrackID, track: FixtureTrack)) -> BrowseRow {

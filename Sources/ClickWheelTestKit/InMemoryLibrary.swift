@@ -14,6 +14,7 @@ public final class InMemoryLibrary: LibraryReading {
         var playlists: [(name: String, tracks: [TrackID])] = []
         var ratings: [TrackID: Int] = [:]
         var memo: [BrowseList: [BrowseRow]] = [:]
+        var model: Model?
         var rowCalls = 0
         var widestRange = 0
     }
@@ -35,6 +36,7 @@ public final class InMemoryLibrary: LibraryReading {
         state.withLock {
             $0.tracks = tracks
             $0.memo = [:]
+            $0.model = nil
         }
     }
 
@@ -71,7 +73,7 @@ public final class InMemoryLibrary: LibraryReading {
         state.withLock { s in
             guard id >= 1, id <= s.tracks.count else { return nil }
             let t = s.tracks[Int(id) - 1]
-            let model = Model(s.tracks)
+            let model = Self.model(&s)
             return TrackInfo(
                 id: id, path: "\(t.artist)/\(t.album)/\(t.trackNumber) \(t.title).mp3", title: t.title,
                 artist: t.artist, album: t.album, albumArtist: t.artist, genre: t.genre, composer: t.composer,
@@ -91,9 +93,16 @@ public final class InMemoryLibrary: LibraryReading {
         }
     }
 
+    private static func model(_ s: inout State) -> Model {
+        if let m = s.model { return m }
+        let m = Model(s.tracks)
+        s.model = m
+        return m
+    }
+
     private static func rows(of list: BrowseList, in s: inout State) -> [BrowseRow] {
         if let rows = s.memo[list] { return rows }
-        let rows = Model(s.tracks).rows(of: list, playlists: s.playlists)
+        let rows = model(&s).rows(of: list, playlists: s.playlists)
         s.memo[list] = rows
         return rows
     }
