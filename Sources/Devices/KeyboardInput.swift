@@ -2,7 +2,8 @@ public import ClickWheelCore
 import Glibc
 
 /// The `keyboard` input: raw-mode standard input read on a dedicated thread, decoded by
-/// `KeyboardDecoder` into wheel steps and button edges. A held key (h + key, or Shift) goes down
+/// `KeyboardDecoder` into evdev-like events (REL_X ±1 for the wheel, the gpio-key codes for the
+/// buttons) that go through the same `WheelDecoder` as the hardware's. A held key (h + key, or Shift) goes down
 /// at once and comes up `holdMS` later, so the engine's gesture rules decide click or hold exactly
 /// as for hardware buttons.
 ///
@@ -67,6 +68,8 @@ private final class Reader: @unchecked Sendable {
     let sink: @Sendable (InputEvent) -> Void
     let onQuit: @Sendable () -> Void
     var decoder = KeyboardDecoder()
+    var wheel = WheelDecoder(rotary: RotaryDecoder(axis: EvdevCode.relX, stepsPerDetent: 1))
+    static let codes: [Button: UInt16] = Dictionary(uniqueKeysWithValues: EvdevCode.defaultButtons.map { ($1, $0) })
     var pendingRelease: (button: Button, at: Timestamp)?
 
     init(
@@ -113,18 +116,32 @@ private final class Reader: @unchecked Sendable {
         let now = MonotonicClock.now()
         switch key {
         case .wheel(let steps):
-            sink(.wheel(steps: steps, at: now))
+            emit(type: EvdevCode.evRel, code: EvdevCode.relX, value: Int32(steps), at: now)
         case .click(let b):
             releaseIfDue(force: true)
-            sink(.button(b, .down, at: now))
-            sink(.button(b, .up, at: now))
+            emit(button: b, down: true, at: now)
+            emit(button: b, down: false, at: now)
         case .hold(let b):
             releaseIfDue(force: true)
-            sink(.button(b, .down, at: now))
+            emit(button: b, down: true, at: now)
             pendingRelease = (b, now.adding(ms: holdMS))
         case .quit:
             onQuit()
         }
+    }
+
+    private func emit(button: Button, down: Bool, at time: Timestamp) {
+        guard let code = Self.codes[button] else { return }
+        emit(type: EvdevCode.evKey, code: code, value: down ? 1 : 0, at: time)
+    }
+
+    /// Feeds one event and its SYN_REPORT through the wheel decoder and delivers what comes out.
+    private func emit(type: UInt16, code: UInt16, value: Int32, at time: Timestamp) {
+        let events = [
+            RawInputEvent(time: time, type: type, code: code, value: value),
+            RawInputEvent(time: time, type: EvdevCode.evSyn, code: EvdevCode.synReport, value: 0),
+        ]
+        for event in wheel.feed(events) { sink(event) }
     }
 
     private func releaseIfDue(force: Bool) {
@@ -132,6 +149,6 @@ private final class Reader: @unchecked Sendable {
         let now = MonotonicClock.now()
         guard force || now >= pending.at else { return }
         pendingRelease = nil
-        sink(.button(pending.button, .up, at: max(now, pending.at)))
+        emit(button: pending.button, down: false, at: max(now, pending.at))
     }
 }
