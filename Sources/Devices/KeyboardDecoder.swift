@@ -58,6 +58,21 @@ public struct KeyboardDecoder: Hashable, Sendable {
         return keys
     }
 
+    /// Joins runs of same-direction wheel keys that arrived in one read (a burst from tmux or a paste)
+    /// into one event of several steps, so acceleration sees them as one move, not as a spin of
+    /// microseconds per step.
+    public static func coalesced(_ keys: [Key]) -> [Key] {
+        var out: [Key] = []
+        for key in keys {
+            if case .wheel(let s) = key, case .wheel(let t)? = out.last, (s > 0) == (t > 0) {
+                out[out.count - 1] = .wheel(s + t)
+            } else {
+                out.append(key)
+            }
+        }
+        return out
+    }
+
     private mutating func button(_ b: Button) -> [Key] {
         defer { holdNext = false }
         return [holdNext ? .hold(b) : .click(b)]

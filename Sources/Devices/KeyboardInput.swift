@@ -108,7 +108,7 @@ private final class Reader: @unchecked Sendable {
                 onQuit()
                 return
             }
-            for key in decoder.feed(Array(buffer[0..<n])) { deliver(key) }
+            for key in KeyboardDecoder.coalesced(decoder.feed(Array(buffer[0..<n]))) { deliver(key) }
         }
     }
 

@@ -5,8 +5,9 @@ import Testing
 /// Scripted walks through the menus, compared frame by frame with golden files for 16x2 and 20x4.
 @Suite struct EngineWalkTests {
     static let geometries = ["16x2", "20x4"]
+    static let moreGeometries = ["20x2", "40x4"]
 
-    @Test(arguments: geometries)
+    @Test(arguments: geometries + moreGeometries)
     func browseArtistsPlayAndNowPlaying(size: String) throws {
         var h = EngineHarness(library: Fixtures.sample(), geometry: try #require(DisplayGeometry(size)))
         var walk = WalkRecord()

@@ -25,6 +25,11 @@ import Testing
         #expect(d.feed(Array("q".utf8)) == [.quit])
     }
 
+    @Test func wheelKeysOfOneReadAreJoined() {
+        let keys: [KeyboardDecoder.Key] = [.wheel(1), .wheel(1), .wheel(1), .wheel(-1), .click(.select), .wheel(1)]
+        #expect(KeyboardDecoder.coalesced(keys) == [.wheel(3), .wheel(-1), .click(.select), .wheel(1)])
+    }
+
     @Test func anEscapeSequenceSplitAcrossReadsIsKept() {
         var d = KeyboardDecoder()
         #expect(d.feed([0x1B, 0x5B]).isEmpty)
