@@ -341,3 +341,18 @@ import Testing
         #expect(h.screen[1] == ">Songs            30")
     }
 }
+
+@Suite struct MainMenuTests {
+    @Test func holdMenuGoesToTheMainMenuFromAnywhere() {
+        var h = EngineHarness(library: Fixtures.sample(), geometry: DisplayGeometry(columns: 20, rows: 4))
+        h.click(.select)
+        h.turn(1)
+        h.click(.select)
+        h.turn(5)
+        h.click(.select)
+        #expect(h.engine.stack.count == 4)
+        h.hold(.menu)
+        #expect(h.engine.stack.count == 1)
+        #expect(h.screen[1] == ">Music             ›")
+    }
+}

@@ -67,6 +67,7 @@ extension Engine {
         case .mainMenu:
             stack.removeSubrange(1...)
             leftNowPlaying()
+            clampCursor()
             return []
         case .playPause: return playPause()
         case .next: return skip(by: 1)
