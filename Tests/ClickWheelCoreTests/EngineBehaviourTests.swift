@@ -356,3 +356,32 @@ import Testing
         #expect(h.screen[1] == ">Music             ›")
     }
 }
+
+@Suite struct ContextMenuTests {
+    @Test func albumRowsOfferBrowseArtistAndSongRowsBoth() {
+        var h = EngineHarness(library: Fixtures.sample(), geometry: DisplayGeometry(columns: 20, rows: 4))
+        h.click(.select)
+        h.turn(2)
+        h.click(.select)
+        h.hold(.select)
+        #expect(h.engine.top.destination.isContext)
+        let albumMenu = h.screen
+        #expect(albumMenu[1] == ">Play Next          ")
+        #expect(albumMenu[3] == " Browse Artist     ›")
+        h.turn(2)
+        h.click(.select)
+        // Browse Artist opens the artist's albums, "All Albums" on top.
+        #expect(h.screen[1] == ">All Albums        ›")
+        h.click(.select)
+        h.hold(.select)
+        h.turn(3)
+        #expect(h.screen.contains(">Browse Artist     ›"))
+        #expect(h.screen.contains(" Browse Album      ›"))
+    }
+}
+
+extension Destination {
+    var isContext: Bool {
+        if case .context = self { true } else { false }
+    }
+}

@@ -6,16 +6,10 @@ extension Engine {
         case .menu(let id):
             return MenuCatalog.items(of: id, settings: settings, hasCurrent: player.hasCurrent)
         case .context(let target):
-            return MenuCatalog.contextItems(for: target, track: trackOfRow(target.row))
+            return MenuCatalog.contextItems(for: target)
         case .list, .nowPlaying, .search:
             return nil
         }
-    }
-
-    /// The track behind a song or episode row.
-    func trackOfRow(_ row: BrowseRow) -> TrackInfo? {
-        guard row.kind == .song || row.kind == .episode else { return nil }
-        return try? library.track(row.id)
     }
 
     /// How many lines `destination` has.

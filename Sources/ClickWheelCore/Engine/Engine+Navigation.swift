@@ -115,19 +115,37 @@ extension Engine {
         switch page.destination {
         case .list(let screen) where page.cursor >= screen.header.count:
             guard let row = row(page.cursor - screen.header.count, of: screen.source) else { return [] }
-            push(.context(ContextTarget(row: row, source: screen.source)))
+            pushContextMenu(for: row, in: screen.source)
         case .search(let state) where page.cursor > 0:
             let source = Self.searchSource(state)
             guard let row = row(page.cursor - 1, of: source) else { return [] }
-            push(.context(ContextTarget(row: row, source: source)))
+            pushContextMenu(for: row, in: source)
         case .nowPlaying:
             guard let t = loadCurrentTrack() else { return [] }
             let row = BrowseRow(id: t.id, kind: t.isPodcast ? .episode : .song, title: t.title, initial: "#")
-            push(.context(ContextTarget(row: row, source: .library(.songs))))
+            pushContextMenu(for: row, in: .library(.songs))
         default:
             break
         }
         return []
+    }
+
+    /// Opens the context menu of `row`, resolving where Browse Album and Browse Artist lead: a song's
+    /// own album and artist, an album's artist (from its first track).
+    private mutating func pushContextMenu(for row: BrowseRow, in source: ListSource) {
+        var target = ContextTarget(row: row, source: source)
+        var track: TrackInfo?
+        switch row.kind {
+        case .song, .episode:
+            track = try? library.track(row.id)
+            if let t = track, let id = t.albumID { target.album = .init(id: id, title: t.album) }
+        case .album:
+            track = (try? library.trackIDs(of: .songsOfAlbum(row.id)))?.first.flatMap { try? library.track($0) }
+        default:
+            break
+        }
+        if let t = track, let id = t.artistID, !t.isPodcast { target.artist = .init(id: id, title: t.artist) }
+        push(.context(target))
     }
 
     /// Keeps the cursor of the page on screen inside its list and visible.

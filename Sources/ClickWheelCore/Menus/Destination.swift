@@ -56,14 +56,30 @@ public enum ListSource: Hashable, Sendable {
     case onTheGo
 }
 
-/// What a context menu is about: a row and the list it sits in.
+/// What a context menu is about: a row, the list it sits in, and where Browse Album / Browse Artist
+/// lead (resolved once when the menu opens, so drawing it reads nothing).
 public struct ContextTarget: Hashable, Sendable {
+    /// A library item to browse to: its row id and name.
+    public struct Link: Hashable, Sendable {
+        public var id: Int64
+        public var title: String
+
+        public init(id: Int64, title: String) {
+            self.id = id
+            self.title = title
+        }
+    }
+
     public var row: BrowseRow
     public var source: ListSource
+    public var album: Link?
+    public var artist: Link?
 
-    public init(row: BrowseRow, source: ListSource) {
+    public init(row: BrowseRow, source: ListSource, album: Link? = nil, artist: Link? = nil) {
         self.row = row
         self.source = source
+        self.album = album
+        self.artist = artist
     }
 }
 

@@ -111,19 +111,16 @@ public enum MenuCatalog {
 
 extension MenuCatalog {
     /// The context menu of a row: Play Next, Add to On-The-Go, Browse Album, Browse Artist where they apply.
-    /// `track` is the row's track when it is a song or episode (for the album and artist ids).
-    public static func contextItems(for target: ContextTarget, track: TrackInfo?) -> [MenuItem] {
+    public static func contextItems(for target: ContextTarget) -> [MenuItem] {
         var items = [MenuItem("Play Next", .playNext(target)), MenuItem("Add to On-The-Go", .addToOnTheGo(target))]
         if target.source == .onTheGo { items.append(MenuItem("Clear On-The-Go", .clearOnTheGo)) }
-        if let track {
-            if let album = track.albumID {
-                items.append(MenuItem("Browse Album", .open(list(track.album, .songsOfAlbum(album)))))
-            }
-            if let artist = track.artistID {
-                let row = BrowseRow(id: artist, kind: .artist, title: track.artist, initial: "#")
-                if let d = destination(of: row, in: .library(.artists)) {
-                    items.append(MenuItem("Browse Artist", .open(d)))
-                }
+        if let album = target.album {
+            items.append(MenuItem("Browse Album", .open(list(album.title, .songsOfAlbum(album.id)))))
+        }
+        if let artist = target.artist {
+            let row = BrowseRow(id: artist.id, kind: .artist, title: artist.title, initial: "#")
+            if let d = destination(of: row, in: .library(.artists)) {
+                items.append(MenuItem("Browse Artist", .open(d)))
             }
         }
         return items
