@@ -37,6 +37,12 @@ let package = Package(
         // The pure core: no C imports, no I/O, no sleeping.
         .target(name: "ClickWheelCore", swiftSettings: strict),
 
+        // Devices: terminal display and keyboard input (and later evdev, LCDproc, HD44780).
+        .target(name: "Devices", dependencies: ["ClickWheelCore"], swiftSettings: strict),
+
+        // Test doubles and fixtures for the core (in-memory library, scripted engine driver).
+        .target(name: "ClickWheelTestKit", dependencies: ["ClickWheelCore"], swiftSettings: strict),
+
         // The music library: SQLite store (GRDB), scanner, tag reader, queries.
         .target(
             name: "Library",
@@ -65,16 +71,23 @@ let package = Package(
             dependencies: ["Library", "ClickWheelCore", .product(name: "GRDB", package: "GRDB.swift")],
             path: "contrib/bench/Sources/clickwheel-bench",
             swiftSettings: strict),
+        // The core's step-to-frame benchmark over the in-memory twin (see contrib/bench/).
+        .executableTarget(
+            name: "clickwheel-core-bench", dependencies: ["ClickWheelCore", "ClickWheelTestKit"],
+            path: "contrib/bench/CoreBench", swiftSettings: strict),
 
-        .testTarget(name: "ClickWheelCoreTests", dependencies: ["ClickWheelCore"], swiftSettings: strict),
+        .testTarget(
+            name: "ClickWheelCoreTests", dependencies: ["ClickWheelCore", "ClickWheelTestKit"],
+            exclude: ["Golden", "Traces"], swiftSettings: strict),
         .testTarget(
             name: "LibraryTests",
-            dependencies: ["Library", "Mpg123", .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: ["Library", "Mpg123", "ClickWheelCore", .product(name: "GRDB", package: "GRDB.swift")],
             exclude: ["Fixtures", "Schema"],
             swiftSettings: strict),
         .testTarget(
             name: "MPDProtocolTests", dependencies: ["MPDProtocol"], exclude: ["Transcripts"],
             swiftSettings: strict),
+        .testTarget(name: "DevicesTests", dependencies: ["Devices", "ClickWheelCore"], swiftSettings: strict),
     ],
     swiftLanguageModes: [.v6]
 )

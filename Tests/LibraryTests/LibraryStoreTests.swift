@@ -98,3 +98,29 @@ import Testing
         #expect(stats.totalDurationMS > 0)
     }
 }
+
+extension LibraryStoreTests {
+    @Test func searchFindsArtistsAlbumsThenSongsIgnoringCaseAndAccents() throws {
+        let rows = try store.rows(of: .search("ARZTE"), in: 0..<50)
+        #expect(rows.map(\.kind) == [.artist, .album])
+        #expect(rows.map(\.title) == ["Ärzte", "Ärztekammer"])
+        #expect(try store.count(of: .search("arzte")) == 2)
+        #expect(try store.trackIDs(of: .search("arzte")).isEmpty)
+        #expect(try store.rows(of: .search("zah"), in: 0..<5).map(\.title) == ["Zäh"])
+        #expect(try store.trackIDs(of: .search("zah")).count == 1)
+        #expect(try store.count(of: .search("")) == 0)
+        let vu = try store.rows(of: .search("deja"), in: 0..<10)
+        #expect(vu.contains { $0.kind == .song && $0.title == "Déjà Vu" })
+        // Paging through the combined list gives the same rows.
+        let all = try store.rows(of: .search("a"), in: 0..<1000)
+        let paged = try stride(from: 0, to: all.count, by: 3).flatMap { try store.rows(of: .search("a"), in: $0..<$0 + 3) }
+        #expect(paged == all)
+    }
+
+    @Test func trackInfoCarriesIDsAndRating() throws {
+        let id = try id(.songs, titled: "Ten")
+        let info = try #require(try store.track(id))
+        #expect(info.albumID != nil && info.artistID != nil)
+        #expect(info.rating == 0)
+    }
+}

@@ -1,4 +1,4 @@
-@testable import Library
+import ClickWheelCore
 import Testing
 
 @Suite struct SortKeyTests {

@@ -21,12 +21,19 @@ public struct TrackInfo: Hashable, Sendable {
     public var durationMS: Int
     public var isPodcast: Bool
     public var hasArtwork: Bool
+    /// The album's row id (Browse Album from a song's context menu), nil when unknown.
+    public var albumID: Int64?
+    /// The artist's row id (Browse Artist), nil when unknown.
+    public var artistID: Int64?
+    /// The user's rating, 0…5 stars.
+    public var rating: Int
 
     public init(
         id: TrackID, path: String, title: String, artist: String, album: String, albumArtist: String,
         genre: String? = nil, composer: String? = nil, year: Int? = nil, trackNumber: Int? = nil,
         trackTotal: Int? = nil, discNumber: Int? = nil, discTotal: Int? = nil, durationMS: Int,
-        isPodcast: Bool = false, hasArtwork: Bool = false
+        isPodcast: Bool = false, hasArtwork: Bool = false, albumID: Int64? = nil, artistID: Int64? = nil,
+        rating: Int = 0
     ) {
         self.id = id
         self.path = path
@@ -44,5 +51,8 @@ public struct TrackInfo: Hashable, Sendable {
         self.durationMS = durationMS
         self.isPodcast = isPodcast
         self.hasArtwork = hasArtwork
+        self.albumID = albumID
+        self.artistID = artistID
+        self.rating = rating
     }
 }

@@ -42,6 +42,9 @@ public enum BrowseList: Hashable, Sendable {
     case songsOfComposer(Int64)
     case episodesOfShow(Int64)
     case songsOfPlaylist(Int64)
+    /// Artists, then albums, then songs whose name contains `text` (compared by sort key: case and
+    /// accents ignored), for Music → Search.
+    case search(String)
 }
 
 /// One row of a list: what a menu line shows plus what selecting it needs.

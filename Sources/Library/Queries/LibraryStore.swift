@@ -17,6 +17,7 @@ public final class LibraryStore: LibraryReading, @unchecked Sendable {
     }
 
     public func count(of list: BrowseList) throws -> Int {
+        if case .search(let text) = list { return try db.read { try SearchQuery(text).counts($0).reduce(0, +) } }
         let q = ListQuery(list)
         return try db.read { db in
             try Int.fetchOne(db.cachedStatement(sql: q.countSQL), arguments: q.ord == nil ? q.arguments : []) ?? 0
@@ -25,6 +26,7 @@ public final class LibraryStore: LibraryReading, @unchecked Sendable {
 
     public func rows(of list: BrowseList, in range: Range<Int>) throws -> [BrowseRow] {
         guard !range.isEmpty, range.lowerBound >= 0 else { return [] }
+        if case .search(let text) = list { return try db.read { try SearchQuery(text).rows($0, in: range) } }
         let q = ListQuery(list)
         return try db.read { db in
             let (sql, args) = q.page(range)
@@ -38,6 +40,10 @@ public final class LibraryStore: LibraryReading, @unchecked Sendable {
     }
 
     public func index(of id: Int64, in list: BrowseList) throws -> Int? {
+        if case .search = list {
+            let rows = try self.rows(of: list, in: 0..<(try count(of: list)))
+            return rows.firstIndex { $0.id == id }
+        }
         let q = ListQuery(list)
         return try db.read { db in
             if let sql = q.ordOfIDSQL { return try Int.fetchOne(db.cachedStatement(sql: sql), arguments: [id]) }
@@ -47,6 +53,7 @@ public final class LibraryStore: LibraryReading, @unchecked Sendable {
     }
 
     public func trackIDs(of list: BrowseList) throws -> [TrackID] {
+        if case .search(let text) = list { return try db.read { try SearchQuery(text).trackIDs($0) } }
         let q = ListQuery(list)
         guard q.kind == .song || q.kind == .episode else { return [] }
         return try db.read { try Int64.fetchAll($0.cachedStatement(sql: q.idsSQL), arguments: q.arguments) }
@@ -54,7 +61,12 @@ public final class LibraryStore: LibraryReading, @unchecked Sendable {
 
     public func track(_ id: TrackID) throws -> TrackInfo? {
         try db.read { db in
-            try Row.fetchOne(db, sql: "SELECT * FROM tracks WHERE id = ?", arguments: [id]).map(Self.trackInfo)
+            try Row.fetchOne(
+                db.cachedStatement(sql: """
+                    SELECT t.*, ifnull(p.rating, 0) AS rating FROM tracks t LEFT JOIN play_state p ON p.track_id = t.id
+                    WHERE t.id = ?
+                    """), arguments: [id]
+            ).map(Self.trackInfo)
         }
     }
 
@@ -79,6 +91,6 @@ public final class LibraryStore: LibraryReading, @unchecked Sendable {
             albumArtist: r["album_artist"] ?? r["artist"], genre: r["genre"], composer: r["composer"], year: r["year"],
             trackNumber: r["track_number"], trackTotal: r["track_total"], discNumber: r["disc_number"],
             discTotal: r["disc_total"], durationMS: r["duration_ms"], isPodcast: r["is_podcast"],
-            hasArtwork: r["has_artwork"])
+            hasArtwork: r["has_artwork"], albumID: r["album_id"], artistID: r["artist_id"], rating: r["rating"])
     }
 }

@@ -112,6 +112,8 @@ struct ListQuery {
                 """
             order = "e.release_date DESC, e.track_id DESC"
             arguments = [show]
+        case .search:
+            preconditionFailure("search lists are served by SearchQuery")
         case .songsOfPlaylist(let playlist):
             kind = .song
             columns = songColumns

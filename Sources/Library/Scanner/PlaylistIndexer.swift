@@ -1,3 +1,4 @@
+import ClickWheelCore
 import Foundation
 import GRDB
 import Logging

@@ -1,5 +1,6 @@
-public import GRDB
+import ClickWheelCore
 import Foundation
+public import GRDB
 
 /// Opens the library's SQLite file (WAL, foreign keys on) and brings its schema up to date.
 ///
@@ -20,6 +21,7 @@ public enum LibraryDatabase {
             // NORMAL is durable across application crashes in WAL mode and fast; a power cut may lose the
             // last transactions but never corrupts the file.
             try db.execute(sql: "PRAGMA synchronous = NORMAL")
+            db.add(function: foldFunction)
         }
         let pool = try DatabasePool(path: path, configuration: config)
         try migrator.migrate(pool)
@@ -30,9 +32,15 @@ public enum LibraryDatabase {
     public static func openQueue(at path: String) throws -> DatabaseQueue {
         var config = Configuration()
         config.foreignKeysEnabled = true
+        config.prepareDatabase { db in db.add(function: foldFunction) }
         let queue = try DatabaseQueue(path: path, configuration: config)
         try migrator.migrate(queue)
         return queue
+    }
+
+    /// `cw_fold(text)`: `SortKey.fold` in SQL, for search.
+    static let foldFunction = DatabaseFunction("cw_fold", argumentCount: 1, pure: true) { values in
+        String.fromDatabaseValue(values[0]).map(SortKey.fold)
     }
 
     /// The built-in migrations, by name, in order.

@@ -1,0 +1,105 @@
+/// The lines of the page on screen: fixed menu items, header rows and library rows read by index.
+extension Engine {
+    /// The fixed items of a menu or context page (nil for lists and Now Playing).
+    func fixedItems(of destination: Destination) -> [MenuItem]? {
+        switch destination {
+        case .menu(let id):
+            return MenuCatalog.items(of: id, settings: settings, hasCurrent: player.hasCurrent)
+        case .context(let target):
+            return MenuCatalog.contextItems(for: target)
+        case .list, .nowPlaying, .search:
+            return nil
+        }
+    }
+
+    /// How many lines `destination` has.
+    mutating func lineCount(of destination: Destination) -> Int {
+        switch destination {
+        case .menu(.about): return aboutLines().count
+        case .menu, .context: return fixedItems(of: destination)?.count ?? 0
+        case .list(let screen): return screen.header.count + count(of: screen.source)
+        case .nowPlaying: return 0
+        case .search(let state): return 1 + searchResultCount(state)
+        }
+    }
+
+    mutating func count(of source: ListSource) -> Int {
+        switch source {
+        case .library(let list): rows.count(of: list, in: library)
+        case .onTheGo: onTheGo.count
+        }
+    }
+
+    /// Row `index` of a list's source (not counting header rows).
+    mutating func row(_ index: Int, of source: ListSource) -> BrowseRow? {
+        switch source {
+        case .library(let list):
+            return rows.row(index, of: list, in: library)
+        case .onTheGo:
+            guard onTheGo.indices.contains(index), let t = try? library.track(onTheGo[index]) else { return nil }
+            return BrowseRow(id: t.id, kind: .song, title: t.title, detail: t.artist, initial: t.title.first ?? "#")
+        }
+    }
+
+    /// Settings → About as label/value pairs.
+    mutating func aboutLines() -> [(String, String)] {
+        if statistics == nil { statistics = try? library.statistics() }
+        let stats = statistics
+        func n(_ v: Int?) -> String { v.map(String.init) ?? "?" }
+        return [
+            ("Songs", n(stats?.songs)), ("Albums", n(stats?.albums)), ("Artists", n(stats?.artists)),
+            ("Podcasts", n(stats?.podcastEpisodes)), ("Version", configuration.version),
+        ]
+    }
+
+    /// The line at `index` of `destination`.
+    mutating func line(_ index: Int, of destination: Destination) -> ListLine? {
+        switch destination {
+        case .menu(.about):
+            let lines = aboutLines()
+            guard lines.indices.contains(index) else { return nil }
+            return ListLine(lines[index].0, trailing: lines[index].1)
+        case .menu, .context:
+            guard let items = fixedItems(of: destination), items.indices.contains(index) else { return nil }
+            return line(of: items[index])
+        case .list(let screen):
+            if index < screen.header.count { return line(of: screen.header[index]) }
+            guard let row = row(index - screen.header.count, of: screen.source) else { return nil }
+            return line(of: row, in: screen.source)
+        case .search(let state):
+            if index == 0 { return ListLine(state.editorLine) }
+            let source = Self.searchSource(state)
+            guard index <= searchResultCount(state), let row = row(index - 1, of: source) else { return nil }
+            return line(of: row, in: source)
+        case .nowPlaying:
+            return nil
+        }
+    }
+
+    private func line(of item: MenuItem) -> ListLine {
+        if case .setting(let key) = item.action {
+            return ListLine(item.title, trailing: key.choices[key.choiceIndex(in: settings)])
+        }
+        return ListLine(item.title, submenu: item.opensSubmenu)
+    }
+
+    private func line(of row: BrowseRow, in source: ListSource) -> ListLine {
+        switch row.kind {
+        case .song:
+            return ListLine(row.title)
+        case .episode:
+            let mark: Glyph? = row.partlyPlayed ? .partlyPlayed : (row.unplayed > 0 ? .unplayed : nil)
+            return ListLine(row.title, mark: mark)
+        case .podcastShow:
+            return ListLine(row.title, trailing: row.unplayed > 0 ? "\(row.unplayed)" : nil, submenu: true)
+        case .artist, .album, .genre, .composer, .playlist:
+            return ListLine(row.title, submenu: true)
+        }
+    }
+
+    /// The library row id under the cursor of `page` (nil on header rows and fixed menus).
+    mutating func anchor(of page: Page) -> Int64? {
+        guard case .list(let screen) = page.destination, page.cursor >= screen.header.count else { return nil }
+        return row(page.cursor - screen.header.count, of: screen.source)?.id
+    }
+}

@@ -1,0 +1,162 @@
+/// Playback from the UI: starting lists, skipping, seeking, volume, and what happens after a track ends.
+extension Engine {
+    /// Plays `source` starting at row `index` (select on a song plays the list it is in) and shows Now Playing.
+    mutating func play(source: ListSource, from index: Int) -> [Effect] {
+        let ids: [TrackID]
+        switch source {
+        case .library(let list): ids = (try? library.trackIDs(of: list)) ?? []
+        case .onTheGo: ids = onTheGo
+        }
+        guard ids.indices.contains(index) else { return [] }
+        var effects = startQueue(ids, at: index, shuffle: settings.shuffle)
+        effects += showNowPlaying()
+        return effects
+    }
+
+    /// Shuffle Songs: the whole library, shuffled (by album when Shuffle is set to Albums).
+    mutating func shuffleSongs() -> [Effect] {
+        let ids = (try? library.trackIDs(of: .songs)) ?? []
+        guard !ids.isEmpty else { return [] }
+        let start = Int(random.next() % UInt64(ids.count))
+        var effects = startQueue(ids, at: start, shuffle: settings.shuffle == .albums ? .albums : .songs)
+        effects += showNowPlaying()
+        return effects
+    }
+
+    mutating func showNowPlaying() -> [Effect] {
+        if top.destination != .nowPlaying { push(.nowPlaying) }
+        return []
+    }
+
+    /// Replaces the queue with `ids` (shuffled unless `shuffle` is off) and plays entry `index` of `ids`.
+    mutating func startQueue(_ ids: [TrackID], at index: Int, shuffle: Settings.Shuffle) -> [Effect] {
+        var queue = ids
+        var start = index
+        unshuffledQueue = nil
+        if shuffle != .off {
+            unshuffledQueue = ids
+            (queue, start) = shuffled(ids, keepingFirst: index, by: shuffle)
+        }
+        player.queue = queue
+        return [.playback(.replaceQueue(queue, current: nil)), .notify(.playlist)] + startEntry(start)
+    }
+
+    /// Starts queue entry `index` from its beginning.
+    mutating func startEntry(_ index: Int) -> [Effect] {
+        player.current = index
+        player.status = .playing
+        player.elapsedMS = 0
+        currentTrack = nil
+        nowPlayingSince = now
+        return [.playback(.play(index: index)), .notify(.player)]
+    }
+
+    mutating func playNext(_ ids: [TrackID]) -> [Effect] {
+        guard !ids.isEmpty else { return [] }
+        guard let current = player.current, player.hasCurrent else {
+            return startQueue(ids, at: 0, shuffle: .off)
+        }
+        player.queue.insert(contentsOf: ids, at: current + 1)
+        if let currentID = player.currentID, let i = unshuffledQueue?.firstIndex(of: currentID) {
+            unshuffledQueue?.insert(contentsOf: ids, at: i + 1)
+        }
+        return [.playback(.insert(ids, at: current + 1)), .notify(.playlist)]
+    }
+
+    mutating func playPause() -> [Effect] {
+        guard let current = player.current, player.hasCurrent else { return [] }
+        switch player.status {
+        case .playing:
+            player.status = .paused
+            return [.playback(.pause), .notify(.player)]
+        case .paused:
+            player.status = .playing
+            return [.playback(.resume), .notify(.player)]
+        case .stopped:
+            return startEntry(current)
+        }
+    }
+
+    /// Next (or `by` entries on), wrapping only with Repeat All.
+    mutating func skip(by offset: Int) -> [Effect] {
+        guard let current = player.current, !player.queue.isEmpty else { return [] }
+        var target = current + offset
+        if !player.queue.indices.contains(target) {
+            guard settings.repeatMode == .all else { return [] }
+            target = (target % player.queue.count + player.queue.count) % player.queue.count
+        }
+        return startEntry(target)
+    }
+
+    /// Previous: restarts the track when more than 3 s in, else goes to the previous one.
+    mutating func previous() -> [Effect] {
+        guard let current = player.current, player.hasCurrent else { return [] }
+        if player.elapsedMS > 3000 || (current == 0 && settings.repeatMode != .all) {
+            player.elapsedMS = 0
+            return [.playback(.seek(ms: 0))]
+        }
+        return skip(by: -1)
+    }
+
+    /// Hold Next/Previous: seeks, faster the longer it is held (1 s, then 3 s, then 10 s per repeat).
+    mutating func seek(direction: Int, repeatCount: Int) -> [Effect] {
+        let seconds = repeatCount <= 5 ? 1 : (repeatCount <= 15 ? 3 : 10)
+        return seek(to: player.elapsedMS + direction * seconds * 1000)
+    }
+
+    /// The wheel in scrubbing mode: one second per (accelerated) item.
+    mutating func scrub(by items: Int) -> [Effect] {
+        seek(to: player.elapsedMS + items * 1000)
+    }
+
+    private mutating func seek(to ms: Int) -> [Effect] {
+        guard player.hasCurrent else { return [] }
+        let duration = loadCurrentTrack()?.durationMS ?? Int.max
+        let target = max(0, min(ms, max(0, duration - 1)))
+        guard target != player.elapsedMS else { return [] }
+        player.elapsedMS = target
+        return [.playback(.seek(ms: target)), .notify(.player)]
+    }
+
+    /// The wheel on Now Playing: 2 % per step up to the volume limit; the bar shows for 2 s.
+    mutating func changeVolume(by steps: Int) -> [Effect] {
+        volumeShownUntil = now.adding(ms: Self.volumeOverlayMS)
+        let volume = max(0, min(settings.volumeLimit, settings.volume + steps * 2))
+        guard volume != settings.volume else { return [] }
+        settings.volume = volume
+        let click: [Effect] = settings.clicker == .off ? [] : [.click(settings.clicker)]
+        return [.playback(.volume(volume)), .notify(.mixer)] + click
+    }
+
+    /// The wheel on Now Playing's shuffle, repeat and rating stops.
+    mutating func adjustNowPlaying(by steps: Int) -> [Effect] {
+        let delta = steps > 0 ? 1 : -1
+        switch nowPlayingMode {
+        case .shuffle:
+            let key = SettingKey.shuffle
+            return apply(
+                settings: key.applying(choice: key.choiceIndex(in: settings) + delta, to: settings), persist: true)
+        case .repeatMode:
+            let key = SettingKey.repeatMode
+            return apply(
+                settings: key.applying(choice: key.choiceIndex(in: settings) + delta, to: settings), persist: true)
+        case .rating:
+            guard var track = loadCurrentTrack() else { return [] }
+            let stars = max(0, min(5, track.rating + delta))
+            guard stars != track.rating else { return [] }
+            track.rating = stars
+            currentTrack = track
+            return [.rate(track.id, stars: stars)]
+        case .normal, .scrubbing:
+            return []
+        }
+    }
+
+    /// The current track's info, read once per track.
+    mutating func loadCurrentTrack() -> TrackInfo? {
+        guard let id = player.currentID else { return nil }
+        if let t = currentTrack, t.id == id { return t }
+        currentTrack = try? library.track(id)
+        return currentTrack
+    }
+}

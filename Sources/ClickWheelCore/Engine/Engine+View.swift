@@ -1,0 +1,76 @@
+/// Builds the view of what is on screen, for the renderer.
+extension Engine {
+    /// The view of the current screen at the current time.
+    mutating func view() -> ScreenView {
+        if locked, let until = lockNoticeUntil, now < until {
+            return .text(title: "Locked", lines: ["Hold Play to unlock"])
+        }
+        let icons = StatusIcons(status: player.hasCurrent ? player.status : .stopped, locked: locked)
+        let page = top
+        if page.destination == .nowPlaying {
+            return nowPlayingView(icons: icons)
+        }
+        let total = lineCount(of: page.destination)
+        var lines: [ListLine] = []
+        let visible = configuration.geometry.listRows
+        var index = page.top
+        while index < min(total, page.top + visible) {
+            lines.append(line(index, of: page.destination) ?? ListLine(""))
+            index += 1
+        }
+        var letter: Character?
+        if let until = letterUntil, now < until, case .list(let screen) = page.destination,
+            page.cursor >= screen.header.count
+        {
+            letter = row(page.cursor - screen.header.count, of: screen.source)?.initial
+        }
+        return .list(
+            ListView(
+                title: title(of: page.destination), icons: icons, total: total, cursor: page.cursor, top: page.top,
+                lines: lines, emptyText: emptyText(of: page.destination), selectedSince: selectedSince,
+                letter: letter))
+    }
+
+    private func title(of destination: Destination) -> String {
+        switch destination {
+        case .menu(let id): MenuCatalog.title(of: id)
+        case .list(let screen): screen.title
+        case .context(let target): target.row.title
+        case .nowPlaying: "Now Playing"
+        case .search: "Search"
+        }
+    }
+
+    private func emptyText(of destination: Destination) -> String {
+        guard case .list(let screen) = destination else { return "" }
+        if let scanCount { return "Scanning… \(scanCount)" }
+        if rows.lastError != nil { return "Library error" }
+        return MenuCatalog.emptyText(of: screen.source)
+    }
+
+    private mutating func nowPlayingView(icons: StatusIcons) -> ScreenView {
+        guard let current = player.current, player.hasCurrent else {
+            return .text(title: "Now Playing", lines: ["Nothing playing"])
+        }
+        let track = loadCurrentTrack()
+        var overlay: NowPlayingView.Overlay?
+        switch nowPlayingMode {
+        case .normal:
+            if let until = volumeShownUntil, now < until { overlay = .volume(settings.volume) }
+        case .scrubbing:
+            overlay = .scrubbing
+        case .shuffle:
+            overlay = .setting(name: "Shuffle", value: SettingKey.shuffle.choices[settings.shuffle.rawValue])
+        case .repeatMode:
+            overlay = .setting(name: "Repeat", value: SettingKey.repeatMode.choices[settings.repeatMode.rawValue])
+        case .rating:
+            overlay = .rating(track?.rating ?? 0)
+        }
+        return .nowPlaying(
+            NowPlayingView(
+                position: current + 1, count: player.queue.count, title: track?.title ?? "Unknown track",
+                artist: track?.artist ?? "", album: track?.album ?? "", elapsedMS: player.elapsedMS,
+                durationMS: track?.durationMS ?? 0, icons: icons, shuffle: settings.shuffle,
+                repeatMode: settings.repeatMode, overlay: overlay, since: nowPlayingSince))
+    }
+}

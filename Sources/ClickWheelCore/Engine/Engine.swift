@@ -1,0 +1,139 @@
+/// The one serial owner of the UI and playback model: events in, effects out.
+///
+/// `handle(_:)` is the only way the model changes. It never performs I/O, sleeps or reads a clock:
+/// time comes with the events, the library is read through the `LibraryReading` port, and everything
+/// else (frames to draw, commands for playback, clicks, settings to store) is returned as effects.
+///
+/// Thread rules: a value owned by one task or thread (the UI loop); not shared.
+public struct Engine: Sendable {
+    public let library: any LibraryReading
+    public let configuration: EngineConfiguration
+    public internal(set) var settings: Settings
+    public internal(set) var player = Player()
+    /// The menu stack; the last page is on screen.
+    public internal(set) var stack: [Page] = [Page(.menu(.main))]
+    public internal(set) var nowPlayingMode = NowPlayingMode.normal
+    /// The software hold switch.
+    public internal(set) var locked = false
+    /// The session's On-The-Go playlist.
+    public internal(set) var onTheGo: [TrackID] = []
+    /// The last frame emitted.
+    public internal(set) var frame: Frame?
+
+    var renderer: LCDRenderer
+    var rows = RowCache()
+    var gestures: ButtonGestures
+    var accelerator: WheelAccelerator
+    var random: SplitMix64
+    var now = Timestamp.zero
+    var lastInput = Timestamp.zero
+    var selectedSince = Timestamp.zero
+    var nowPlayingSince = Timestamp.zero
+    var volumeShownUntil: Timestamp?
+    var letterUntil: Timestamp?
+    var lockNoticeUntil: Timestamp?
+    var backlightOn = true
+    var scanCount: Int?
+    /// The queue in list order, kept while shuffle is on so turning it off restores it.
+    var unshuffledQueue: [TrackID]?
+    var currentTrack: TrackInfo?
+    /// Settings → About's counts, read once per library version.
+    var statistics: LibraryStatistics?
+
+    public init(library: any LibraryReading, configuration: EngineConfiguration, settings: Settings = Settings()) {
+        self.library = library
+        self.configuration = configuration
+        self.settings = settings
+        renderer = LCDRenderer(geometry: configuration.geometry, charset: configuration.charset)
+        gestures = ButtonGestures(holdMS: configuration.holdMS)
+        accelerator = WheelAccelerator(mode: settings.acceleration, degreesPerStep: configuration.degreesPerStep)
+        random = SplitMix64(seed: configuration.shuffleSeed)
+    }
+
+    /// The page on screen.
+    public var top: Page { stack[stack.count - 1] }
+
+    /// Handles one event and returns the effects to carry out, a render last when the screen changed.
+    public mutating func handle(_ event: Event) -> [Effect] {
+        now = max(now, event.time)
+        var effects: [Effect] = []
+        switch event {
+        case .input(let input):
+            effects += wake()
+            effects += handleInput(input)
+        case .tick:
+            effects += perform(gestures.tick(at: now))
+            effects += expireTimers()
+        case .playback(let report, _):
+            effects += handlePlayback(report)
+        case .libraryChanged:
+            libraryChanged()
+        case .scanning(let count, _):
+            scanCount = count
+        case .settings(let new, _):
+            effects += apply(settings: new, persist: false)
+        }
+        if let frame = renderIfChanged() { effects.append(.render(frame)) }
+        return effects
+    }
+
+    /// The frame for the current model at the current time (without remembering it).
+    public mutating func currentFrame() -> Frame {
+        renderer.render(view(), now: now)
+    }
+
+    private mutating func renderIfChanged() -> Frame? {
+        let new = currentFrame()
+        guard new != frame else { return nil }
+        frame = new
+        return new
+    }
+
+    /// Switches the backlight on after input in the dark.
+    private mutating func wake() -> [Effect] {
+        lastInput = now
+        guard !backlightOn else { return [] }
+        backlightOn = true
+        return [.backlight(on: true)]
+    }
+
+    private mutating func expireTimers() -> [Effect] {
+        var effects: [Effect] = []
+        if let until = volumeShownUntil, now >= until {
+            volumeShownUntil = nil
+            effects.append(.persist(settings))
+        }
+        if let until = letterUntil, now >= until { letterUntil = nil }
+        if let until = lockNoticeUntil, now >= until { lockNoticeUntil = nil }
+        if nowPlayingMode != .normal && now.milliseconds(since: lastInput) >= Self.modeTimeoutMS {
+            nowPlayingMode = .normal
+        }
+        if backlightOn && settings.backlightSeconds > 0
+            && now.milliseconds(since: lastInput) >= Int64(settings.backlightSeconds) * 1000
+        {
+            backlightOn = false
+            effects.append(.backlight(on: false))
+        }
+        return effects
+    }
+
+    /// How long a Now Playing mode (scrubbing, settings, rating) lasts without input, milliseconds.
+    static let modeTimeoutMS: Int64 = 6000
+    /// How long the volume bar stays after the last wheel step, milliseconds.
+    static let volumeOverlayMS: Int64 = 2000
+
+    /// Replaces the settings; emits `persist` unless they came from outside.
+    mutating func apply(settings new: Settings, persist: Bool) -> [Effect] {
+        let old = settings
+        settings = new
+        accelerator.mode = new.acceleration
+        var effects: [Effect] = []
+        if new.volume != old.volume { effects.append(.playback(.volume(new.volume))) }
+        if new.shuffle != old.shuffle { effects += reshuffle() }
+        if new.shuffle != old.shuffle || new.repeatMode != old.repeatMode { effects.append(.notify(.options)) }
+        if persist { effects.append(.persist(new)) }
+        // A main-menu row may have gone: keep the cursor in range.
+        if case .menu = top.destination { clampCursor() }
+        return effects
+    }
+}

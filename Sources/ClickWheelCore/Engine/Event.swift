@@ -1,0 +1,33 @@
+/// Everything that can happen to the engine, each stamped with the time it happened.
+public enum Event: Hashable, Sendable {
+    /// Decoded wheel steps and button edges (from `WheelDecoder` or the keyboard).
+    case input(InputEvent)
+    /// Time passes (the shell's timer, e.g. every 100 ms): holds, marquees, overlays, backlight.
+    case tick(Timestamp)
+    /// What the playback shell reports.
+    case playback(PlaybackReport, at: Timestamp)
+    /// The library changed under the menus (after a scan): caches are dropped, cursors kept on their items.
+    case libraryChanged(at: Timestamp)
+    /// A scan is running and has seen `count` files (nil: it finished).
+    case scanning(count: Int?, at: Timestamp)
+    /// Settings restored or changed from outside (the control server).
+    case settings(Settings, at: Timestamp)
+
+    /// `steps` wheel steps at `time`.
+    public static func wheel(_ steps: Int, at time: Timestamp) -> Event {
+        .input(.wheel(steps: steps, at: time))
+    }
+
+    /// A button edge at `time`.
+    public static func button(_ button: Button, _ phase: ButtonPhase, at time: Timestamp) -> Event {
+        .input(.button(button, phase, at: time))
+    }
+
+    /// When the event happened.
+    public var time: Timestamp {
+        switch self {
+        case .input(.wheel(_, let t)), .input(.button(_, _, let t)): t
+        case .tick(let t), .playback(_, let t), .libraryChanged(let t), .scanning(_, let t), .settings(_, let t): t
+        }
+    }
+}

@@ -1,0 +1,119 @@
+/// Where a menu row leads: the screens of the menu stack, declared as values.
+public indirect enum Destination: Hashable, Sendable {
+    /// A fixed menu of the catalog.
+    case menu(MenuID)
+    /// A list read from the library (or the On-The-Go playlist), maybe with fixed rows on top.
+    case list(ListScreen)
+    case nowPlaying
+    /// The context menu of a row (hold Select).
+    case context(ContextTarget)
+    /// Music → Search: a letter picker above the results.
+    case search(SearchState)
+}
+
+/// What has been typed on the Search screen, and the letter the wheel points at.
+public struct SearchState: Hashable, Sendable {
+    /// The letters the wheel picks from; the last entry, "OK", moves to the results.
+    public static let alphabet: [String] = "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789 ".map { String($0) } + ["OK"]
+
+    public var query = ""
+    public var picker = 0
+
+    public init(query: String = "", picker: Int = 0) {
+        self.query = query
+        self.picker = picker
+    }
+
+    /// The entry the wheel points at.
+    public var picked: String { Self.alphabet[picker] }
+
+    /// The editor line: the query and the picked entry in brackets.
+    public var editorLine: String { query + "[" + picked + "]" }
+}
+
+/// The fixed menus.
+public enum MenuID: Hashable, Sendable {
+    case main, music, settings, mainMenuItems, about, resetSettings
+}
+
+/// A list screen: its title, where its rows come from, and fixed rows above them ("All Albums").
+public struct ListScreen: Hashable, Sendable {
+    public var title: String
+    public var source: ListSource
+    public var header: [MenuItem]
+
+    public init(title: String, source: ListSource, header: [MenuItem] = []) {
+        self.title = title
+        self.source = source
+        self.header = header
+    }
+}
+
+/// Where a list's rows come from.
+public enum ListSource: Hashable, Sendable {
+    case library(BrowseList)
+    /// The session's On-The-Go playlist (kept by the engine).
+    case onTheGo
+}
+
+/// What a context menu is about: a row, the list it sits in, and where Browse Album / Browse Artist
+/// lead (resolved once when the menu opens, so drawing it reads nothing).
+public struct ContextTarget: Hashable, Sendable {
+    /// A library item to browse to: its row id and name.
+    public struct Link: Hashable, Sendable {
+        public var id: Int64
+        public var title: String
+
+        public init(id: Int64, title: String) {
+            self.id = id
+            self.title = title
+        }
+    }
+
+    public var row: BrowseRow
+    public var source: ListSource
+    public var album: Link?
+    public var artist: Link?
+
+    public init(row: BrowseRow, source: ListSource, album: Link? = nil, artist: Link? = nil) {
+        self.row = row
+        self.source = source
+        self.album = album
+        self.artist = artist
+    }
+}
+
+/// One row of a fixed menu.
+public struct MenuItem: Hashable, Sendable {
+    public var title: String
+    public var action: MenuAction
+
+    public init(_ title: String, _ action: MenuAction) {
+        self.title = title
+        self.action = action
+    }
+
+    /// True when selecting the row opens another screen (drawn with ›).
+    public var opensSubmenu: Bool {
+        if case .open(let d) = action, d != .nowPlaying { return true }
+        return false
+    }
+}
+
+/// What selecting a fixed row does.
+public enum MenuAction: Hashable, Sendable {
+    case open(Destination)
+    case shuffleSongs
+    /// Cycle a setting's value in place (the value shows at the right).
+    case setting(SettingKey)
+    case rescanLibrary
+    case resetSettings
+    /// A row that only shows something (About's counts).
+    case none
+    /// Go back one screen.
+    case back
+    /// Context menu commands.
+    case playNext(ContextTarget)
+    case addToOnTheGo(ContextTarget)
+    case clearOnTheGo
+}

@@ -1,0 +1,128 @@
+/// The fixed menus as declarations (after Rockbox's MENUITEM_SETTING tables), and where library rows lead.
+public enum MenuCatalog {
+    /// The title of a fixed menu.
+    public static func title(of menu: MenuID) -> String {
+        switch menu {
+        case .main: "ClickWheel"
+        case .music: "Music"
+        case .settings: "Settings"
+        case .mainMenuItems: "Main Menu"
+        case .about: "About"
+        case .resetSettings: "Reset Settings"
+        }
+    }
+
+    /// The rows of a fixed menu. `hasCurrent` adds Now Playing to the main menu.
+    public static func items(of menu: MenuID, settings: Settings, hasCurrent: Bool) -> [MenuItem] {
+        switch menu {
+        case .main:
+            var items: [MenuItem] = []
+            if settings.showMusic { items.append(MenuItem("Music", .open(.menu(.music)))) }
+            if settings.showPodcasts { items.append(MenuItem("Podcasts", .open(list("Podcasts", .podcastShows)))) }
+            if settings.showShuffleSongs { items.append(MenuItem("Shuffle Songs", .shuffleSongs)) }
+            items.append(MenuItem("Settings", .open(.menu(.settings))))
+            if hasCurrent { items.append(MenuItem("Now Playing", .open(.nowPlaying))) }
+            return items
+        case .music:
+            return [
+                MenuItem("Playlists", .open(playlists)),
+                MenuItem("Artists", .open(list("Artists", .artists))),
+                MenuItem("Albums", .open(list("Albums", .albums))),
+                MenuItem("Songs", .open(list("Songs", .songs))),
+                MenuItem("Genres", .open(list("Genres", .genres))),
+                MenuItem("Composers", .open(list("Composers", .composers))),
+                MenuItem("Recently Added", .open(list("Recently Added", .recentlyAdded))),
+                MenuItem("Search", .open(.search(SearchState()))),
+            ]
+        case .settings:
+            let cycling: [SettingKey] = [
+                .shuffle, .repeatMode, .clicker, .backlight, .soundCheck, .volumeLimit, .acceleration,
+            ]
+            return [MenuItem("About", .open(.menu(.about)))] + cycling.map { MenuItem($0.title, .setting($0)) } + [
+                MenuItem("Main Menu", .open(.menu(.mainMenuItems))),
+                MenuItem("Rescan Library", .rescanLibrary),
+                MenuItem("Reset Settings", .open(.menu(.resetSettings))),
+            ]
+        case .mainMenuItems:
+            return [SettingKey.mainMusic, .mainPodcasts, .mainShuffleSongs].map { MenuItem($0.title, .setting($0)) }
+        case .about:
+            return []
+        case .resetSettings:
+            return [MenuItem("Cancel", .back), MenuItem("Reset", .resetSettings)]
+        }
+    }
+
+    /// Playlists: On-The-Go first, then the library's playlists.
+    static let playlists = Destination.list(
+        ListScreen(
+            title: "Playlists", source: .library(.playlists),
+            header: [MenuItem("On-The-Go", .open(.list(ListScreen(title: "On-The-Go", source: .onTheGo))))]))
+
+    static func list(_ title: String, _ list: BrowseList, header: [MenuItem] = []) -> Destination {
+        .list(ListScreen(title: title, source: .library(list), header: header))
+    }
+
+    /// Where selecting a non-song row of `source` leads (nil for songs and episodes, which play).
+    public static func destination(of row: BrowseRow, in source: ListSource) -> Destination? {
+        switch row.kind {
+        case .song, .episode:
+            return nil
+        case .artist:
+            if case .library(.artistsOfGenre(let genre)) = source {
+                return list(row.title, .albumsOfGenreArtist(genre: genre, artist: row.id))
+            }
+            let all = MenuItem("All Albums", .open(list(row.title, .songsOfArtist(row.id))))
+            return list(row.title, .albumsOfArtist(row.id), header: [all])
+        case .album:
+            return list(row.title, .songsOfAlbum(row.id))
+        case .genre:
+            let all = MenuItem("All Songs", .open(list(row.title, .songsOfGenre(row.id))))
+            return list(row.title, .artistsOfGenre(row.id), header: [all])
+        case .composer:
+            return list(row.title, .songsOfComposer(row.id))
+        case .playlist:
+            return list(row.title, .songsOfPlaylist(row.id))
+        case .podcastShow:
+            return list(row.title, .episodesOfShow(row.id))
+        }
+    }
+
+    /// The text shown by an empty list.
+    public static func emptyText(of source: ListSource) -> String {
+        switch source {
+        case .onTheGo: return "No Songs"
+        case .library(let list):
+            switch list {
+            case .playlists: return "No Playlists"
+            case .artists, .artistsOfGenre: return "No Artists"
+            case .albums, .albumsOfArtist, .albumsOfGenreArtist: return "No Albums"
+            case .genres: return "No Genres"
+            case .composers: return "No Composers"
+            case .podcastShows: return "No Podcasts"
+            case .episodesOfShow: return "No Episodes"
+            case .search: return "No Results"
+            case .songs, .recentlyAdded, .songsOfArtist, .songsOfAlbum, .songsOfGenre, .songsOfComposer,
+                .songsOfPlaylist:
+                return "No Songs"
+            }
+        }
+    }
+}
+
+extension MenuCatalog {
+    /// The context menu of a row: Play Next, Add to On-The-Go, Browse Album, Browse Artist where they apply.
+    public static func contextItems(for target: ContextTarget) -> [MenuItem] {
+        var items = [MenuItem("Play Next", .playNext(target)), MenuItem("Add to On-The-Go", .addToOnTheGo(target))]
+        if target.source == .onTheGo { items.append(MenuItem("Clear On-The-Go", .clearOnTheGo)) }
+        if let album = target.album {
+            items.append(MenuItem("Browse Album", .open(list(album.title, .songsOfAlbum(album.id)))))
+        }
+        if let artist = target.artist {
+            let row = BrowseRow(id: artist.id, kind: .artist, title: artist.title, initial: "#")
+            if let d = destination(of: row, in: .library(.artists)) {
+                items.append(MenuItem("Browse Artist", .open(d)))
+            }
+        }
+        return items
+    }
+}

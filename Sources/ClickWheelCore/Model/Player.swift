@@ -1,0 +1,58 @@
+/// What the engine knows of playback: the queue, the current entry, status and position.
+///
+/// The engine is the authority on the queue; the playback shell reports status and position back
+/// through `Event.playback`, and the engine decides what plays after a track ends.
+public struct Player: Hashable, Sendable {
+    public enum Status: Hashable, Sendable { case stopped, playing, paused }
+
+    /// Track ids in play order (already shuffled when shuffle is on).
+    public var queue: [TrackID] = []
+    /// The index in `queue` of the current track, nil when nothing is current.
+    public var current: Int?
+    public var status: Status = .stopped
+    /// Position in the current track, milliseconds.
+    public var elapsedMS: Int = 0
+
+    public init() {}
+
+    /// The current track's id.
+    public var currentID: TrackID? {
+        guard let current, queue.indices.contains(current) else { return nil }
+        return queue[current]
+    }
+
+    /// True while something is queued and current (the main menu then offers Now Playing).
+    public var hasCurrent: Bool { currentID != nil }
+}
+
+/// What the playback shell tells the engine.
+public enum PlaybackReport: Hashable, Sendable {
+    /// Queue entry `index` started playing.
+    case started(index: Int)
+    /// The current position, milliseconds.
+    case position(ms: Int)
+    case paused
+    case resumed
+    /// Queue entry `index` played to its end.
+    case finished(index: Int)
+    /// Queue entry `index` could not be played.
+    case failed(index: Int, message: String)
+}
+
+/// What the engine asks of the playback shell.
+public enum PlaybackCommand: Hashable, Sendable {
+    /// Replace the whole queue. With `current` set, the track playing now keeps playing as that entry
+    /// (a reshuffle); with nil, nothing starts until `play`.
+    case replaceQueue([TrackID], current: Int?)
+    /// Insert tracks into the queue at `index`.
+    case insert([TrackID], at: Int)
+    /// Start queue entry `index` from its beginning.
+    case play(index: Int)
+    case pause
+    case resume
+    case stop
+    /// Move to `ms` in the current track.
+    case seek(ms: Int)
+    /// Set the output volume, 0…100.
+    case volume(Int)
+}

@@ -1,0 +1,61 @@
+/// The custom characters a screen may use: icons and progress-bar cells.
+///
+/// Character LCDs load up to 8 of them into CGRAM per frame (the bitmap); a terminal shows the
+/// Unicode stand-in; when a frame needs more than 8, the renderer falls back to `ascii`.
+public enum Glyph: Hashable, Sendable {
+    case play, pause, stop, shuffle, repeatAll, repeatOne, unplayed, partlyPlayed, lock, speaker
+    /// A progress-bar cell with `columns` of its 5 pixel columns filled (1…5).
+    case bar(Int)
+
+    /// What a UTF-8 display draws.
+    public var unicode: Character {
+        switch self {
+        case .play: "▶"
+        case .pause: "‖"
+        case .stop: "■"
+        case .shuffle: "⤮"
+        case .repeatAll: "↻"
+        case .repeatOne: "①"
+        case .unplayed: "•"
+        case .partlyPlayed: "◐"
+        case .lock: "⚿"
+        case .speaker: "♪"
+        case .bar(let n): ["▏", "▎", "▌", "▊", "█"][max(1, min(5, n)) - 1]
+        }
+    }
+
+    /// What is drawn when no glyph slot is left (plain ASCII, safe on every ROM).
+    public var ascii: Character {
+        switch self {
+        case .play: ">"
+        case .pause: "="
+        case .stop: "."
+        case .shuffle: "S"
+        case .repeatAll: "R"
+        case .repeatOne: "1"
+        case .unplayed: "*"
+        case .partlyPlayed: "+"
+        case .lock: "L"
+        case .speaker: "V"
+        case .bar(let n): n >= 3 ? "#" : "-"
+        }
+    }
+
+    /// The 5×8 bitmap for a CGRAM slot, top row first, bit 4 = leftmost pixel.
+    public var bitmap: [UInt8] {
+        switch self {
+        case .play: [0x10, 0x18, 0x1C, 0x1E, 0x1C, 0x18, 0x10, 0x00]
+        case .pause: [0x1B, 0x1B, 0x1B, 0x1B, 0x1B, 0x1B, 0x1B, 0x00]
+        case .stop: [0x00, 0x1F, 0x1F, 0x1F, 0x1F, 0x1F, 0x00, 0x00]
+        case .shuffle: [0x00, 0x19, 0x06, 0x04, 0x0C, 0x13, 0x00, 0x00]
+        case .repeatAll: [0x01, 0x1F, 0x11, 0x00, 0x11, 0x1F, 0x10, 0x00]
+        case .repeatOne: [0x01, 0x1F, 0x15, 0x04, 0x15, 0x1F, 0x10, 0x00]
+        case .unplayed: [0x00, 0x00, 0x0E, 0x1F, 0x1F, 0x0E, 0x00, 0x00]
+        case .partlyPlayed: [0x00, 0x00, 0x0E, 0x19, 0x19, 0x0E, 0x00, 0x00]
+        case .lock: [0x0E, 0x11, 0x11, 0x1F, 0x1B, 0x1B, 0x1F, 0x00]
+        case .speaker: [0x01, 0x03, 0x1F, 0x1F, 0x1F, 0x03, 0x01, 0x00]
+        case .bar(let n):
+            Array(repeating: UInt8((0x1F << (5 - max(1, min(5, n)))) & 0x1F), count: 7) + [0x00]
+        }
+    }
+}

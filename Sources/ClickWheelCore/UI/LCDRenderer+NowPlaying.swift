@@ -1,0 +1,76 @@
+/// The Now Playing layout: position, title, artist/album, and a progress or overlay line at the bottom.
+extension LCDRenderer {
+    /// How long the artist and the album take turns on a 4-row display, milliseconds.
+    static let alternateMS: Int64 = 4000
+
+    func renderNowPlaying(_ np: NowPlayingView, now: Timestamp, into b: inout FrameBuilder) {
+        let elapsed = now.milliseconds(since: np.since)
+        let bottomRow = geometry.rows - 1
+        var modeIcons: [Frame.Cell] = []
+        if np.shuffle != .off { modeIcons.append(b.glyph(.shuffle)) }
+        switch np.repeatMode {
+        case .off: break
+        case .one: modeIcons.append(b.glyph(.repeatOne))
+        case .all: modeIcons.append(b.glyph(.repeatAll))
+        }
+        let state = icons(np.icons, into: &b)
+        let label = np.overlay == .scrubbing ? "Scrubbing" : "\(np.position) of \(np.count)"
+        if geometry.rows >= 3 {
+            b.write(row: 0, left: state + b.cells((state.isEmpty ? "" : " ") + label), right: modeIcons)
+            b.write(row: 1, marqueeCells(np.title, elapsedMS: elapsed, into: &b))
+            if geometry.rows >= 5 {
+                b.write(row: 2, marqueeCells(np.artist, elapsedMS: elapsed, into: &b))
+                b.write(row: 3, marqueeCells(np.album, elapsedMS: elapsed, into: &b))
+            } else if geometry.rows == 4 {
+                let showAlbum = (max(0, elapsed) / Self.alternateMS) % 2 == 1 && !np.album.isEmpty
+                b.write(row: 2, left: b.cells(showAlbum ? np.album : np.artist))
+            }
+        } else if geometry.rows == 2 {
+            let top = np.overlay == .scrubbing ? b.cells(label) : marqueeCells(np.title, elapsedMS: elapsed, into: &b)
+            b.write(row: 0, left: state + (state.isEmpty ? [] : [.char(" ")]) + top)
+        }
+        // Two rows have no room for the position: it takes the progress line's place now and then.
+        if geometry.rows <= 2 && np.overlay == nil && Self.showsPositionInstead(elapsedMS: elapsed) {
+            b.write(row: bottomRow, left: b.cells(label), right: modeIcons)
+        } else {
+            b.write(row: bottomRow, bottomLine(np, into: &b))
+        }
+    }
+
+    /// On 1–2 row displays the position shows for the last 4 s of every 12 s (the progress line otherwise).
+    static func showsPositionInstead(elapsedMS: Int64) -> Bool {
+        max(0, elapsedMS) % 12_000 >= 8_000
+    }
+
+    private func marqueeCells(_ text: String, elapsedMS: Int64, into b: inout FrameBuilder) -> [Frame.Cell] {
+        marquee.window(b.chars(text), width: geometry.columns, elapsedMS: elapsedMS).map { .char($0) }
+    }
+
+    private func bottomLine(_ np: NowPlayingView, into b: inout FrameBuilder) -> [Frame.Cell] {
+        switch np.overlay {
+        case .volume(let v):
+            return [b.glyph(.speaker), .char(" ")]
+                + b.bar(fraction: Double(v) / 100, width: geometry.columns - 2)
+        case .setting(let name, let value):
+            return b.cells("\(name): \(value)")
+        case .rating(let stars):
+            let n = max(0, min(5, stars))
+            return b.cells("Rating " + String(repeating: "*", count: n) + String(repeating: "·", count: 5 - n))
+        case .scrubbing, nil:
+            let left = b.cells(Self.clock(np.elapsedMS))
+            let right = b.cells("-" + Self.clock(max(0, np.durationMS - np.elapsedMS)))
+            let width = geometry.columns - left.count - right.count - 2
+            guard width >= 3 else { return left + [.char(" ")] + right }
+            let fraction = np.durationMS > 0 ? Double(np.elapsedMS) / Double(np.durationMS) : 0
+            return left + [.char(" ")] + b.bar(fraction: fraction, width: width) + [.char(" ")] + right
+        }
+    }
+
+    /// "m:ss", or "h:mm:ss" from an hour on.
+    static func clock(_ ms: Int) -> String {
+        let total = max(0, ms) / 1000
+        let (h, m, s) = (total / 3600, (total / 60) % 60, total % 60)
+        func two(_ v: Int) -> String { v < 10 ? "0\(v)" : "\(v)" }
+        return h > 0 ? "\(h):\(two(m)):\(two(s))" : "\(m):\(two(s))"
+    }
+}

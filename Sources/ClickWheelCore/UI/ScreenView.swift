@@ -1,0 +1,113 @@
+/// What one screen shows, before layout: the engine builds it, the renderer lays it out on a display.
+public enum ScreenView: Hashable, Sendable {
+    case list(ListView)
+    case nowPlaying(NowPlayingView)
+    /// A title and fixed lines (About, the lock screen).
+    case text(title: String, lines: [String])
+}
+
+/// The state icons of a title row.
+public struct StatusIcons: Hashable, Sendable {
+    public var status: Player.Status
+    public var locked: Bool
+
+    public init(status: Player.Status = .stopped, locked: Bool = false) {
+        self.status = status
+        self.locked = locked
+    }
+}
+
+/// One line of a list.
+public struct ListLine: Hashable, Sendable {
+    public var text: String
+    /// A value shown at the right (a setting's value, a show's unplayed count).
+    public var trailing: String?
+    /// True when selecting the line opens another list (drawn as ›).
+    public var submenu: Bool
+    /// A mark drawn before the text (the unplayed dot).
+    public var mark: Glyph?
+
+    public init(_ text: String, trailing: String? = nil, submenu: Bool = false, mark: Glyph? = nil) {
+        self.text = text
+        self.trailing = trailing
+        self.submenu = submenu
+        self.mark = mark
+    }
+}
+
+/// A list screen: the lines around the cursor and where the cursor is.
+public struct ListView: Hashable, Sendable {
+    public var title: String
+    public var icons: StatusIcons
+    /// Number of lines of the whole list.
+    public var total: Int
+    public var cursor: Int
+    /// Index of the first line of `lines` in the whole list.
+    public var top: Int
+    public var lines: [ListLine]
+    /// Shown instead of the lines when the list is empty ("No Songs", "Scanning… 1234").
+    public var emptyText: String
+    /// When the cursor last moved (the marquee starts from it).
+    public var selectedSince: Timestamp
+    /// The initial letter shown during a fast spin, nil otherwise.
+    public var letter: Character?
+
+    public init(
+        title: String, icons: StatusIcons, total: Int, cursor: Int, top: Int, lines: [ListLine],
+        emptyText: String = "", selectedSince: Timestamp = .zero, letter: Character? = nil
+    ) {
+        self.title = title
+        self.icons = icons
+        self.total = total
+        self.cursor = cursor
+        self.top = top
+        self.lines = lines
+        self.emptyText = emptyText
+        self.selectedSince = selectedSince
+        self.letter = letter
+    }
+}
+
+/// The Now Playing screen.
+public struct NowPlayingView: Hashable, Sendable {
+    /// What replaces the progress line for a while or in a mode.
+    public enum Overlay: Hashable, Sendable {
+        case volume(Int)
+        case scrubbing
+        case setting(name: String, value: String)
+        case rating(Int)
+    }
+
+    public var position: Int
+    public var count: Int
+    public var title: String
+    public var artist: String
+    public var album: String
+    public var elapsedMS: Int
+    public var durationMS: Int
+    public var icons: StatusIcons
+    public var shuffle: Settings.Shuffle
+    public var repeatMode: Settings.Repeat
+    public var overlay: Overlay?
+    /// When the track started showing (marquees and the artist/album alternation start from it).
+    public var since: Timestamp
+
+    public init(
+        position: Int, count: Int, title: String, artist: String, album: String, elapsedMS: Int, durationMS: Int,
+        icons: StatusIcons, shuffle: Settings.Shuffle = .off, repeatMode: Settings.Repeat = .off,
+        overlay: Overlay? = nil, since: Timestamp = .zero
+    ) {
+        self.position = position
+        self.count = count
+        self.title = title
+        self.artist = artist
+        self.album = album
+        self.elapsedMS = elapsedMS
+        self.durationMS = durationMS
+        self.icons = icons
+        self.shuffle = shuffle
+        self.repeatMode = repeatMode
+        self.overlay = overlay
+        self.since = since
+    }
+}

@@ -1,0 +1,31 @@
+/// One track of an in-memory library, as a fixture declares it.
+public struct FixtureTrack: Hashable, Sendable {
+    public var title: String
+    public var artist: String
+    public var album: String
+    public var genre: String
+    public var composer: String?
+    public var trackNumber: Int
+    public var durationMS: Int
+    public var isPodcast: Bool
+    /// For episodes: never played (the blue dot) and started but not finished.
+    public var unplayed: Bool
+    public var partlyPlayed: Bool
+
+    public init(
+        title: String, artist: String, album: String, genre: String = "Rock", composer: String? = nil,
+        trackNumber: Int = 1, durationMS: Int = 200_000, isPodcast: Bool = false, unplayed: Bool = false,
+        partlyPlayed: Bool = false
+    ) {
+        self.title = title
+        self.artist = artist
+        self.album = album
+        self.genre = genre
+        self.composer = composer
+        self.trackNumber = trackNumber
+        self.durationMS = durationMS
+        self.isPodcast = isPodcast
+        self.unplayed = unplayed
+        self.partlyPlayed = partlyPlayed
+    }
+}

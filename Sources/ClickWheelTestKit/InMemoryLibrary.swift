@@ -1,0 +1,109 @@
+public import ClickWheelCore
+import Synchronization
+
+/// An in-memory twin of the SQLite library: the same `LibraryReading` contract over fixture tracks.
+///
+/// Lists are derived from the tracks the way the store derives them (iPod sort keys, songs of an
+/// artist album by album, episodes newest first) and memoised until the next change. Counts every
+/// `rows` call and the widest range asked for, so tests can check that menus read pages, not lists.
+///
+/// Thread rules: safe from any thread (one mutex around the state).
+public final class InMemoryLibrary: LibraryReading {
+    private struct State: Sendable {
+        var tracks: [FixtureTrack] = []
+        var playlists: [(name: String, tracks: [TrackID])] = []
+        var ratings: [TrackID: Int] = [:]
+        var memo: [BrowseList: [BrowseRow]] = [:]
+        var model: Model?
+        var rowCalls = 0
+        var widestRange = 0
+    }
+
+    private let state: Mutex<State>
+
+    public init(tracks: [FixtureTrack], playlists: [(name: String, tracks: [TrackID])] = []) {
+        state = Mutex(State(tracks: tracks, playlists: playlists))
+    }
+
+    /// How many times `rows` was called, and the widest range asked for.
+    public var rowReads: (calls: Int, widest: Int) {
+        state.withLock { ($0.rowCalls, $0.widestRange) }
+    }
+
+    /// Changes the tracks (as a rescan would); ids are positions + 1, so keep earlier tracks in place
+    /// to keep their ids.
+    public func replaceTracks(_ tracks: [FixtureTrack]) {
+        state.withLock {
+            $0.tracks = tracks
+            $0.memo = [:]
+            $0.model = nil
+        }
+    }
+
+    /// Stores a rating (what the shell does with `Effect.rate`).
+    public func rate(_ id: TrackID, stars: Int) {
+        state.withLock { $0.ratings[id] = stars }
+    }
+
+    public func count(of list: BrowseList) throws -> Int {
+        state.withLock { Self.rows(of: list, in: &$0).count }
+    }
+
+    public func rows(of list: BrowseList, in range: Range<Int>) throws -> [BrowseRow] {
+        state.withLock {
+            $0.rowCalls += 1
+            $0.widestRange = max($0.widestRange, range.count)
+            let all = Self.rows(of: list, in: &$0)
+            let r = range.clamped(to: 0..<all.count)
+            return Array(all[r])
+        }
+    }
+
+    public func index(of id: Int64, in list: BrowseList) throws -> Int? {
+        state.withLock { Self.rows(of: list, in: &$0).firstIndex { $0.id == id } }
+    }
+
+    public func trackIDs(of list: BrowseList) throws -> [TrackID] {
+        state.withLock { s in
+            Self.rows(of: list, in: &s).filter { $0.kind == .song || $0.kind == .episode }.map(\.id)
+        }
+    }
+
+    public func track(_ id: TrackID) throws -> TrackInfo? {
+        state.withLock { s in
+            guard id >= 1, id <= s.tracks.count else { return nil }
+            let t = s.tracks[Int(id) - 1]
+            let model = Self.model(&s)
+            return TrackInfo(
+                id: id, path: "\(t.artist)/\(t.album)/\(t.trackNumber) \(t.title).mp3", title: t.title,
+                artist: t.artist, album: t.album, albumArtist: t.artist, genre: t.genre, composer: t.composer,
+                trackNumber: t.trackNumber, durationMS: t.durationMS, isPodcast: t.isPodcast,
+                albumID: model.albumIDs[Model.albumKey(t)], artistID: model.artistIDs[t.artist],
+                rating: s.ratings[id] ?? 0)
+        }
+    }
+
+    public func statistics() throws -> LibraryStatistics {
+        state.withLock { s in
+            let songs = s.tracks.filter { !$0.isPodcast }
+            return LibraryStatistics(
+                songs: songs.count, albums: Set(songs.map(\.album)).count, artists: Set(songs.map(\.artist)).count,
+                podcastEpisodes: s.tracks.count - songs.count,
+                totalDurationMS: s.tracks.reduce(0) { $0 + Int64($1.durationMS) })
+        }
+    }
+
+    private static func model(_ s: inout State) -> Model {
+        if let m = s.model { return m }
+        let m = Model(s.tracks)
+        s.model = m
+        return m
+    }
+
+    private static func rows(of list: BrowseList, in s: inout State) -> [BrowseRow] {
+        if let rows = s.memo[list] { return rows }
+        let rows = model(&s).rows(of: list, playlists: s.playlists)
+        s.memo[list] = rows
+        return rows
+    }
+}
