@@ -59,7 +59,8 @@ let package = Package(
         .executableTarget(
             name: "clickwheel",
             dependencies: [
-                "Library", "ClickWheelCore",
+                "Library", "ClickWheelCore", "Devices",
+                .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -81,12 +82,16 @@ let package = Package(
             exclude: ["Golden", "Traces"], swiftSettings: strict),
         .testTarget(
             name: "LibraryTests",
-            dependencies: ["Library", "Mpg123", "ClickWheelCore", .product(name: "GRDB", package: "GRDB.swift")],
-            exclude: ["Fixtures", "Schema"],
+            dependencies: [
+                "Library", "Mpg123", "ClickWheelCore", "ClickWheelTestKit", .product(name: "GRDB", package: "GRDB.swift"),
+            ],
+            exclude: ["Fixtures", "Schema", "Golden"],
             swiftSettings: strict),
         .testTarget(
             name: "MPDProtocolTests", dependencies: ["MPDProtocol"], exclude: ["Transcripts"],
             swiftSettings: strict),
+        // End to end: the real binary in tmux (needs only the built executable).
+        .testTarget(name: "EndToEndTests", swiftSettings: strict),
         .testTarget(name: "DevicesTests", dependencies: ["Devices", "ClickWheelCore"], swiftSettings: strict),
     ],
     swiftLanguageModes: [.v6]

@@ -1,52 +1,17 @@
 import ClickWheelCore
+import ClickWheelTestKit
 import Foundation
 import Testing
 
-/// Golden frame files under Golden/: compared byte for byte, rewritten when CLICKWHEEL_UPDATE_GOLDEN=1.
+/// The core's golden frame files under Golden/ (see `GoldenFrames`).
 enum Golden {
-    static let directory = URL(filePath: #filePath).deletingLastPathComponent().appending(path: "Golden")
+    static let files = GoldenFrames(directory: URL(filePath: #filePath).deletingLastPathComponent().appending(path: "Golden"))
 
-    static var updating: Bool { ProcessInfo.processInfo.environment["CLICKWHEEL_UPDATE_GOLDEN"] == "1" }
+    static var updating: Bool { GoldenFrames.updating }
 
-    /// A frame drawn in a box, followed by its glyph table.
-    static func draw(_ frame: Frame?) -> String {
-        guard let frame else { return "(no frame)\n" }
-        let edge = "+" + String(repeating: "-", count: frame.columns) + "+\n"
-        var out = edge
-        for line in frame.lines { out += "|\(line)|\n" }
-        out += edge
-        if !frame.glyphs.isEmpty {
-            out += "glyphs: " + frame.glyphs.enumerated().map { "\($0.offset)=\($0.element)" }.joined(separator: " ")
-            out += "\n"
-        }
-        return out
-    }
+    static func draw(_ frame: Frame?) -> String { GoldenFrames.draw(frame) }
 
-    /// Compares `text` with Golden/`name`, or writes it there when updating.
     static func check(_ text: String, name: String, sourceLocation: SourceLocation = #_sourceLocation) {
-        let url = directory.appending(path: name)
-        if updating {
-            try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-            #expect(throws: Never.self) { try text.write(to: url, atomically: true, encoding: .utf8) }
-            return
-        }
-        guard let expected = try? String(contentsOf: url, encoding: .utf8) else {
-            Issue.record("missing golden \(name): run with CLICKWHEEL_UPDATE_GOLDEN=1", sourceLocation: sourceLocation)
-            return
-        }
-        if expected != text {
-            let got = directory.appending(path: name + ".actual")
-            try? text.write(to: got, atomically: true, encoding: .utf8)
-            Issue.record("\(name) differs from its golden; see \(got.path)", sourceLocation: sourceLocation)
-        }
-    }
-}
-
-/// Collects labelled frames of a scripted walk into one golden text.
-struct WalkRecord {
-    private(set) var text = ""
-
-    mutating func snap(_ label: String, _ frame: Frame?) {
-        text += "# \(label)\n" + Golden.draw(frame) + "\n"
+        files.check(text, name: name, sourceLocation: sourceLocation)
     }
 }

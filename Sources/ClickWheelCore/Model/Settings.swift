@@ -1,11 +1,11 @@
 /// The user's settings: what Settings shows and what is persisted between runs.
 ///
 /// Plain data; the engine changes it and emits `Effect.persist` with the new value.
-public struct Settings: Hashable, Sendable {
-    public enum Shuffle: Int, CaseIterable, Hashable, Sendable { case off, songs, albums }
-    public enum Repeat: Int, CaseIterable, Hashable, Sendable { case off, one, all }
-    public enum Clicker: Int, CaseIterable, Hashable, Sendable { case off, quiet, loud }
-    public enum Acceleration: Int, CaseIterable, Hashable, Sendable { case off, normal, fast }
+public struct Settings: Hashable, Sendable, Codable {
+    public enum Shuffle: Int, CaseIterable, Hashable, Sendable, Codable { case off, songs, albums }
+    public enum Repeat: Int, CaseIterable, Hashable, Sendable, Codable { case off, one, all }
+    public enum Clicker: Int, CaseIterable, Hashable, Sendable, Codable { case off, quiet, loud }
+    public enum Acceleration: Int, CaseIterable, Hashable, Sendable, Codable { case off, normal, fast }
 
     public var shuffle: Shuffle = .off
     public var repeatMode: Repeat = .off

@@ -1,0 +1,39 @@
+public import ClickWheelCore
+import Foundation
+public import GRDB
+
+/// Keeps the user's settings in the library database (`library_meta`, key `settings`, as JSON), so
+/// they survive restarts and power cuts with the rest of the state.
+///
+/// Thread rules: any thread (GRDB serialises writes).
+public struct SettingsStore: Sendable {
+    let db: any DatabaseWriter
+
+    public init(_ db: any DatabaseWriter) { self.db = db }
+
+    /// The stored settings, or the defaults when none are stored (or they cannot be read: a newer or
+    /// damaged value is replaced at the next save rather than stopping the service).
+    public func load() -> Settings {
+        guard let json = try? db.read({ try String.fetchOne($0, sql: "SELECT value FROM library_meta WHERE key = 'settings'") }),
+            let settings = try? JSONDecoder().decode(Settings.self, from: Data(json.utf8))
+        else { return Settings() }
+        return settings
+    }
+
+    public func save(_ settings: Settings) throws {
+        let json = String(decoding: try JSONEncoder().encode(settings), as: UTF8.self)
+        try db.write {
+            try $0.execute(sql: "INSERT OR REPLACE INTO library_meta (key, value) VALUES ('settings', ?)", arguments: [json])
+        }
+    }
+
+    /// Stores a track's rating (0…5 stars) in its play state.
+    public func rate(_ track: TrackID, stars: Int) throws {
+        try db.write {
+            try $0.execute(sql: """
+                INSERT INTO play_state (track_id, rating) VALUES (?, ?)
+                ON CONFLICT(track_id) DO UPDATE SET rating = excluded.rating
+                """, arguments: [track, max(0, min(5, stars))])
+        }
+    }
+}

@@ -1,0 +1,171 @@
+import ArgumentParser
+import ClickWheelCore
+import Devices
+import Foundation
+import GRDB
+import Library
+import Logging
+import Synchronization
+
+/// `clickwheel run`: the service. Today: the library (indexed in the background), the engine with
+/// every menu, the terminal display and the keyboard as the wheel, and a silent player.
+struct RunCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "run",
+        abstract: "Run ClickWheel: browse and play the library with the wheel (here: the keyboard) on the display.",
+        discussion: """
+            Keys on the terminal: arrows or j/k turn the wheel, Enter = Select, Esc or Backspace = Menu, \
+            space = Play/Pause, n/p = Next/Previous, h then a key (or Shift) = hold, q = quit.
+            The library is indexed in the background at start; menus fill in as it goes.
+            Audio output is not part of this build yet: playback runs silently (the Now Playing clock, \
+            skips and the queue behave as with sound), and the screen says so.
+            """)
+
+    @Option(help: ArgumentHelp("The music folder (env CLICKWHEEL_MUSIC).", valueName: "DIR"))
+    var music: String?
+
+    @Option(help: ArgumentHelp("The library database (env CLICKWHEEL_DB).", valueName: "FILE"))
+    var db: String?
+
+    @Option(help: ArgumentHelp("Where frames go: terminal or none.", valueName: "terminal|none"))
+    var display: String?
+
+    @Option(help: ArgumentHelp("The display's size, columns x rows.", valueName: "20x4"))
+    var lcd: String = "20x4"
+
+    @Option(help: ArgumentHelp("Input: keyboard or none.", valueName: "keyboard|none"))
+    var input: String?
+
+    func validate() throws {
+        if DisplayGeometry(lcd) == nil { throw ValidationError("--lcd must look like 16x2 or 20x4 (at least 8x1)") }
+        if let display, !["terminal", "none"].contains(display) {
+            throw ValidationError("--display must be terminal or none (lcdproc and hd44780 come with the hardware drivers)")
+        }
+        if let input, !["keyboard", "none"].contains(input) {
+            throw ValidationError("--input must be keyboard or none (evdev devices come with the hardware drivers)")
+        }
+        let folder = Defaults.expand(music ?? Defaults.musicFolder)
+        var isDir: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: folder, isDirectory: &isDir), isDir.boolValue else {
+            throw ValidationError("the music folder '\(folder)' does not exist or is not a folder")
+        }
+        let interactive = isatty(STDIN_FILENO) == 1 && isatty(STDOUT_FILENO) == 1
+        if (display ?? (interactive ? "terminal" : "none")) == "terminal", isatty(STDOUT_FILENO) != 1 {
+            throw ValidationError("--display terminal needs a terminal on standard output")
+        }
+    }
+
+    func run() throws {
+        let folder = Defaults.expand(music ?? Defaults.musicFolder)
+        let dbPath = Defaults.expand(db ?? Defaults.database)
+        let interactive = isatty(STDIN_FILENO) == 1 && isatty(STDOUT_FILENO) == 1
+        let useTerminal = (display ?? (interactive ? "terminal" : "none")) == "terminal"
+        let useKeyboard = (input ?? (interactive ? "keyboard" : "none")) == "keyboard"
+        let geometry = DisplayGeometry(lcd)!
+
+        // The terminal shows the LCD: log lines go to a file beside the database instead of stderr.
+        var logNote = ""
+        if useTerminal {
+            let logPath = (dbPath as NSString).deletingLastPathComponent + "/clickwheel.log"
+            try? FileManager.default.createDirectory(
+                atPath: (logPath as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+            let fd = open(logPath, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o644)
+            if fd >= 0 {
+                dup2(fd, STDERR_FILENO)
+                close(fd)
+                logNote = " · log: \(logPath)"
+            }
+        }
+        let logger = Logging.make("clickwheel")
+        let pool: DatabasePool
+        do {
+            pool = try LibraryDatabase.open(at: dbPath)
+        } catch {
+            FileHandle.standardError.write(Data("clickwheel: cannot open the library \(dbPath): \(error)\n".utf8))
+            throw ExitCode.failure
+        }
+        let store = LibraryStore(pool)
+        let settings = SettingsStore(pool)
+        let engine = Engine(
+            library: store,
+            configuration: EngineConfiguration(
+                geometry: geometry, version: ClickWheelVersion.current, shuffleSeed: UInt64.random(in: 1...UInt64.max)),
+            settings: settings.load())
+        let screen: (any TextDisplay)? =
+            useTerminal
+            ? try TerminalDisplay(geometry: geometry, note: "no audio output in this build: silent playback · q quits" + logNote)
+            : nil
+
+        let scanner = BackgroundScanner(folder: folder, pool: pool, logger: logger)
+        let loop = ServiceLoop(engine: engine, display: screen, settings: settings, logger: logger) {
+            scanner.start()
+        }
+        scanner.onProgress = { count in loop.post(.scanning(count: count, at: MonotonicClock.now())) }
+        scanner.onFinished = {
+            loop.post(.scanning(count: nil, at: MonotonicClock.now()))
+            loop.post(.libraryChanged(at: MonotonicClock.now()))
+        }
+        loop.start()
+        scanner.start()
+
+        let done = DispatchSemaphore(value: 0)
+        var keyboard: KeyboardInput?
+        if useKeyboard {
+            let k = KeyboardInput(holdMS: 1000) { done.signal() }
+            try k.start { loop.post(.input($0)) }
+            keyboard = k
+        }
+        var signalSources: [any DispatchSourceSignal] = []
+        for sig in [SIGINT, SIGTERM, SIGHUP] {
+            signal(sig, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: sig, queue: .global())
+            source.setEventHandler { done.signal() }
+            source.resume()
+            signalSources.append(source)
+        }
+        logger.info("running: music \(folder), database \(dbPath), display \(useTerminal ? "terminal" : "none")")
+        done.wait()
+        keyboard?.stop()
+        loop.shutdown()
+        logger.info("stopped")
+    }
+}
+
+/// Runs library scans on a thread of their own, one at a time; reports progress through callbacks.
+final class BackgroundScanner: @unchecked Sendable {
+    private let folder: String
+    private let pool: DatabasePool
+    private let logger: Logger
+    private let running = Mutex(false)
+    var onProgress: @Sendable (Int) -> Void = { _ in }
+    var onFinished: @Sendable () -> Void = {}
+
+    init(folder: String, pool: DatabasePool, logger: Logger) {
+        self.folder = folder
+        self.pool = pool
+        self.logger = logger
+    }
+
+    /// Starts a scan unless one is running.
+    func start() {
+        let already = running.withLock { r in
+            defer { r = true }
+            return r
+        }
+        guard !already else { return }
+        let thread = Thread { [self] in
+            do {
+                let summary = try LibraryScanner(musicFolder: folder, database: pool, logger: logger).run { p in
+                    if p.phase == .reading, p.total > 0 { self.onProgress(p.done) }
+                }
+                logger.info("library: \(summary.tracks) tracks (added \(summary.added), removed \(summary.removed), skipped \(summary.skipped))")
+            } catch {
+                logger.error("library scan failed: \(error)")
+            }
+            running.withLock { $0 = false }
+            onFinished()
+        }
+        thread.name = "clickwheel.scan"
+        thread.start()
+    }
+}

@@ -1,0 +1,97 @@
+import Foundation
+import Testing
+
+/// `clickwheel run` on a terminal, tried as a person would: in tmux, keys sent with send-keys, the
+/// screen read with capture-pane. Real binary, real fixture MP3s, real SQLite file.
+@Suite(.serialized) struct TerminalDemoTests {
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
+
+    static var binary: String {
+        let dir = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        for candidate in [dir, dir.deletingLastPathComponent()] {
+            let path = candidate.appendingPathComponent("clickwheel").path
+            if FileManager.default.isExecutableFile(atPath: path) { return path }
+        }
+        return root.appendingPathComponent(".build/debug/clickwheel").path
+    }
+
+    /// A tmux session running one command, closed when the value is dropped.
+    final class Tmux {
+        let name = "cw-e2e-\(UUID().uuidString.prefix(8))"
+
+        init(_ command: String, columns: Int = 80, rows: Int = 24) throws {
+            try Self.tmux(["new-session", "-d", "-s", name, "-x", "\(columns)", "-y", "\(rows)", command])
+        }
+
+        deinit { _ = try? Self.tmux(["kill-session", "-t", name]) }
+
+        func keys(_ keys: String...) throws { try Self.tmux(["send-keys", "-t", name] + keys) }
+
+        func screen() throws -> String { try Self.tmux(["capture-pane", "-p", "-t", name]) }
+
+        /// Waits (up to `seconds`) until the screen contains `text`; returns the screen.
+        @discardableResult
+        func wait(for text: String, seconds: Double = 20) throws -> String {
+            let deadline = Date().addingTimeInterval(seconds)
+            var last = ""
+            while Date() < deadline {
+                last = try screen()
+                if last.contains(text) { return last }
+                usleep(50_000)
+            }
+            Issue.record("the screen never showed \"\(text)\"; it shows:\n\(last)")
+            return last
+        }
+
+        @discardableResult
+        static func tmux(_ args: [String]) throws -> String {
+            let p = Process()
+            p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+            p.arguments = ["tmux"] + args
+            let out = Pipe()
+            p.standardOutput = out
+            p.standardError = FileHandle.nullDevice
+            try p.run()
+            let data = out.fileHandleForReading.readDataToEndOfFile()
+            p.waitUntilExit()
+            guard p.terminationStatus == 0 else { throw TmuxError(args: args, status: p.terminationStatus) }
+            return String(decoding: data, as: UTF8.self)
+        }
+    }
+
+    struct TmuxError: Error { var args: [String]; var status: Int32 }
+
+    @Test func browseTheRealLibraryWithTheKeyboardAndQuitCleanly() throws {
+        let tmp = FileManager.default.temporaryDirectory.appendingPathComponent("cw-e2e-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: tmp, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: tmp) }
+        let music = Self.root.appendingPathComponent("Tests/LibraryTests/Fixtures/music").path
+        let command = "'\(Self.binary)' run --music '\(music)' --db '\(tmp.path)/lib.sqlite' --lcd 20x4; echo EXITED $?; sleep 600"
+        let t = try Tmux(command)
+        try t.wait(for: ">Music")
+        try t.wait(for: "silent playback")  // the screen says there is no audio output
+        try t.keys("Enter")
+        try t.wait(for: ">Playlists")
+        try t.keys("j", "j", "j")
+        try t.wait(for: ">Songs")
+        try t.keys("Enter")
+        // The background scan has filled the list: 30 songs, "Abbey Lane" first.
+        try t.wait(for: "Songs           1/30")
+        try t.wait(for: ">Abbey Lane")
+        try t.keys("Enter")
+        let nowPlaying = try t.wait(for: " of 30")
+        #expect(nowPlaying.contains("▶"))
+        try t.keys("Escape")
+        try t.wait(for: "Songs")
+        try t.keys("q")
+        let after = try t.wait(for: "EXITED 0")
+        #expect(!after.contains("ClickWheel"), "the terminal is restored (alternate screen left)")
+    }
+
+    @Test func missingMusicFolderIsAUsageErrorBeforeTheScreenIsTaken() throws {
+        let t = try Tmux("'\(Self.binary)' run --music /nonexistent/music; echo EXITED $?; sleep 600")
+        let screen = try t.wait(for: "EXITED 64")
+        #expect(screen.contains("does not exist"))
+    }
+}
