@@ -12,6 +12,7 @@ CREATE TABLE artists (
     ord         INTEGER
 );
 CREATE INDEX artists_ord ON artists(ord);
+CREATE INDEX artists_sort ON artists(sort_key, name);  -- letter jump: where an initial's rows begin
 
 CREATE TABLE albums (
     id              INTEGER PRIMARY KEY,
@@ -24,6 +25,7 @@ CREATE TABLE albums (
     UNIQUE (artist_id, title)
 );
 CREATE INDEX albums_ord ON albums(ord);
+CREATE INDEX albums_sort ON albums(sort_key, title, id);
 CREATE INDEX albums_artist ON albums(artist_id, year, sort_key);
 
 CREATE TABLE genres (
@@ -113,6 +115,7 @@ CREATE TABLE tracks (
 );
 CREATE UNIQUE INDEX tracks_path ON tracks(path, ifnull(path_bytes, x''));
 CREATE INDEX tracks_ord ON tracks(ord);
+CREATE INDEX tracks_sort ON tracks(title_key, artist_key, album_key, id);
 CREATE INDEX tracks_album ON tracks(album_id, disc_number, track_number, title_key);
 -- Sub-lists page by OFFSET over these; every column the WHERE needs is in the index, so skipped rows
 -- never touch the table.

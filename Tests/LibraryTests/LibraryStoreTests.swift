@@ -124,3 +124,17 @@ extension LibraryStoreTests {
         #expect(info.rating == 0)
     }
 }
+
+extension LibraryStoreTests {
+    @Test(arguments: [BrowseList.songs, .artists, .albums, .genres, .composers, .podcastShows])
+    func letterBlocksFromTheIndexEqualABinarySearchOverTheRows(list: BrowseList) throws {
+        let count = try store.count(of: list)
+        #expect(count > 0)
+        for i in 0..<count {
+            let fast = try store.initialBlock(containing: i, in: list)
+            #expect(fast == (try store.searchInitialBlock(containing: i, in: list)), "\(list) row \(i)")
+            #expect(fast?.contains(i) == true)
+        }
+        #expect(try store.initialBlock(containing: count, in: list) == nil)
+    }
+}

@@ -2,7 +2,7 @@
 /// of the next (or previous) initial letter, and the title row shows that letter.
 ///
 /// The rows of such lists are sorted by sort key, so the rows of one initial are contiguous: the
-/// block boundaries are found by binary search through the page cache (a few page reads at most).
+/// library port finds a block's bounds (`LibraryReading.initialBlock`; one index lookup in SQLite).
 extension Engine {
     /// Items per step from which a spin jumps by letter instead of by rows (about 700 °/s on Normal).
     static let letterJumpItems = 40
@@ -26,31 +26,15 @@ extension Engine {
         let header = screen.header.count
         let cursor = top.cursor - header
         let count = rows.count(of: list, in: library)
-        guard cursor >= 0, cursor < count, let here = row(cursor, of: screen.source)?.initial else { return nil }
+        guard cursor >= 0, cursor < count, let block = try? library.initialBlock(containing: cursor, in: list) else {
+            return nil
+        }
         if items > 0 {
-            // The first row after the cursor with another initial; the last row when there is none.
-            let next = firstIndex(in: (cursor + 1)..<count, list: list) { $0 != here }
-            return header + min(next, count - 1)
+            // The first row of the next initial; the last row when there is none.
+            return header + min(block.upperBound, count - 1)
         }
-        let blockStart = firstIndex(in: 0..<cursor, list: list) { $0 == here }
-        if blockStart < cursor { return header + blockStart }
-        guard cursor > 0, let previous = row(cursor - 1, of: screen.source)?.initial else { return header }
-        return header + firstIndex(in: 0..<cursor, list: list) { $0 == previous }
-    }
-
-    /// The first index of `range` whose row's initial satisfies `test`, assuming the answer is
-    /// monotonic over the range (false…false true…true); `range.upperBound` when none does.
-    private mutating func firstIndex(in range: Range<Int>, list: BrowseList, _ test: (Character) -> Bool) -> Int {
-        var lo = range.lowerBound
-        var hi = range.upperBound
-        while lo < hi {
-            let mid = (lo + hi) / 2
-            if let initial = rows.row(mid, of: list, in: library)?.initial, test(initial) {
-                hi = mid
-            } else {
-                lo = mid + 1
-            }
-        }
-        return lo
+        if block.lowerBound < cursor { return header + block.lowerBound }
+        guard cursor > 0, let previous = try? library.initialBlock(containing: cursor - 1, in: list) else { return header }
+        return header + previous.lowerBound
     }
 }

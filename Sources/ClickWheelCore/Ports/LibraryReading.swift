@@ -20,6 +20,40 @@ public protocol LibraryReading: Sendable {
     func track(_ id: TrackID) throws -> TrackInfo?
     /// Counts for Settings → About and MPD's `stats`.
     func statistics() throws -> LibraryStatistics
+    /// The rows of `list` that share row `index`'s initial letter (`BrowseRow.initial`), for the letter
+    /// jump of a fast spin; nil when `index` is out of range. Lists sorted by name keep each initial's
+    /// rows together. The default binary-searches through `rows(of:in:)`; a store with an index on the
+    /// sort key answers in one lookup.
+    func initialBlock(containing index: Int, in list: BrowseList) throws -> Range<Int>?
+}
+
+extension LibraryReading {
+    public func initialBlock(containing index: Int, in list: BrowseList) throws -> Range<Int>? {
+        try searchInitialBlock(containing: index, in: list)
+    }
+
+    /// `initialBlock` by binary search through `rows(of:in:)`: for implementations without an index.
+    public func searchInitialBlock(containing index: Int, in list: BrowseList) throws -> Range<Int>? {
+        let count = try count(of: list)
+        guard index >= 0, index < count, let here = try rows(of: list, in: index..<(index + 1)).first?.initial
+        else { return nil }
+        // First index of `range` whose initial satisfies `test` (monotonic over the range).
+        func first(in range: Range<Int>, _ test: (Character) -> Bool) throws -> Int {
+            var lo = range.lowerBound, hi = range.upperBound
+            while lo < hi {
+                let mid = (lo + hi) / 2
+                if let initial = try rows(of: list, in: mid..<(mid + 1)).first?.initial, test(initial) {
+                    hi = mid
+                } else {
+                    lo = mid + 1
+                }
+            }
+            return lo
+        }
+        let start = try first(in: 0..<index) { $0 == here }
+        let end = try first(in: (index + 1)..<count) { $0 != here }
+        return start..<end
+    }
 }
 
 /// A list the menus can show. The associated ids are row ids of the library's tables.

@@ -162,7 +162,11 @@ CREATE INDEX albums_artist ON albums(artist_id, year, sort_key);
 
 CREATE INDEX albums_ord ON albums(ord);
 
+CREATE INDEX albums_sort ON albums(sort_key, title, id);
+
 CREATE INDEX artists_ord ON artists(ord);
+
+CREATE INDEX artists_sort ON artists(sort_key, name);
 
 CREATE INDEX composers_ord ON composers(ord);
 
@@ -193,3 +197,5 @@ CREATE INDEX tracks_move ON tracks(size, fingerprint);
 CREATE INDEX tracks_ord ON tracks(ord);
 
 CREATE UNIQUE INDEX tracks_path ON tracks(path, ifnull(path_bytes, x''));
+
+CREATE INDEX tracks_sort ON tracks(title_key, artist_key, album_key, id);

@@ -1,6 +1,6 @@
 // clickwheel-bench: times the library's menu queries (LibraryReading) on an existing database.
 //
-//   swift run -c release clickwheel-bench DB [PAGES]
+//   swift run -c release clickwheel-bench DB [PAGES] [--renumber] [--engine STEPS]
 //
 // For every list the menus page through, fetches PAGES random pages of 20 rows (plus the first and the
 // last page) and prints p50/p99/max per list. Used by contrib/bench/query_bench.sh on a 100k-track
@@ -16,6 +16,7 @@ guard args.count >= 2 else {
     exit(64)
 }
 let pages = args.count > 2 ? Int(args[2]) ?? 500 : 500
+let engineStepCount = args.firstIndex(of: "--engine").flatMap { args.count > $0 + 1 ? Int(args[$0 + 1]) : nil }
 let pool = try DatabasePool(path: args[1])
 if CommandLine.arguments.contains("--renumber") { try LibraryMaintenance.renumber(pool) }
 let store = LibraryStore(pool)
@@ -67,3 +68,4 @@ for (name, list) in lists {
         + String(format: " %7d %9.0f %8.0f %8.0f %8.0f", count, countMicros, p(0.5), p(0.99), times.last!))
 }
 print(String(format: "worst p99 over all lists: %.0f µs (goal: <= 1000 µs)", worst))
+if let engineStepCount { print(engineSteps(library: store, steps: engineStepCount)) }
