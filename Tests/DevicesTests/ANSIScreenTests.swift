@@ -27,6 +27,17 @@ import Testing
         #expect(screen.draw(frame("Music", "Albums")) == "")
     }
 
+    @Test func wideCharactersTakeTwoColumnsSoTheRowKeepsItsWidth() {
+        var screen = ANSIScreen(geometry: renderer.geometry)
+        _ = screen.start()
+        let out = screen.draw(frame("Home 🏠 x", "東京"))
+        // Rows with wide characters are laid out in terminal columns: 16 per row, as the box has.
+        #expect(out.contains("\u{1B}[2;2HHome 🏠 x      "))
+        #expect(out.contains("\u{1B}[3;2H東京            "))
+        // A later change in such a row redraws the row whole.
+        #expect(screen.draw(frame("Home 🏠 y", "東京")) == "\u{1B}[2;2HHome 🏠 y       ")
+    }
+
     @Test func dimmingRedrawsTheLastFrameFaint() {
         var screen = ANSIScreen(geometry: renderer.geometry)
         _ = screen.start()
