@@ -17,6 +17,7 @@ let package = Package(
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
     ],
     targets: [
         // C libraries at the edge: a modulemap and a shim header each, nothing else.
@@ -56,10 +57,16 @@ let package = Package(
         // The MPD protocol as a pure codec.
         .target(name: "MPDProtocol", dependencies: ["ClickWheelCore"], swiftSettings: strict),
 
+        // The service's configuration: YAML file, environment, flags; errors with file, line and column.
+        .target(
+            name: "ClickWheelConfig",
+            dependencies: ["ClickWheelCore", .product(name: "Yams", package: "Yams")],
+            swiftSettings: strict),
+
         .executableTarget(
             name: "clickwheel",
             dependencies: [
-                "Library", "ClickWheelCore", "Devices",
+                "Library", "ClickWheelCore", "Devices", "ClickWheelConfig",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
@@ -90,6 +97,7 @@ let package = Package(
         .testTarget(
             name: "MPDProtocolTests", dependencies: ["MPDProtocol"], exclude: ["Transcripts"],
             swiftSettings: strict),
+        .testTarget(name: "ClickWheelConfigTests", dependencies: ["ClickWheelConfig", "ClickWheelCore"], swiftSettings: strict),
         // End to end: the real binary in tmux (needs only the built executable).
         .testTarget(name: "EndToEndTests", swiftSettings: strict),
         .testTarget(name: "DevicesTests", dependencies: ["Devices", "ClickWheelCore"], swiftSettings: strict),

@@ -1,4 +1,5 @@
 import ArgumentParser
+import ClickWheelConfig
 import Foundation
 import Library
 import Logging
@@ -16,7 +17,10 @@ struct IndexCommand: ParsableCommand {
             64 for a usage error.
             """)
 
-    @Option(name: .long, help: ArgumentHelp("The music folder (env CLICKWHEEL_MUSIC).", valueName: "DIR"))
+    @Option(name: .long, help: ArgumentHelp("The configuration file (default /etc/clickwheel/clickwheel.yaml when it exists).", valueName: "FILE"))
+    var config: String?
+
+    @Option(name: .long, help: ArgumentHelp("The music folder (env CLICKWHEEL_MUSIC; default ~/Music).", valueName: "DIR"))
     var music: String?
 
     @Option(name: .long, help: ArgumentHelp("The library database (env CLICKWHEEL_DB; default $XDG_DATA_HOME/clickwheel/library.sqlite).", valueName: "FILE"))
@@ -31,18 +35,31 @@ struct IndexCommand: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Reading threads (default: the number of cores).", valueName: "N"))
     var threads: Int?
 
+    /// Music folder and database from the flags, the environment, the configuration file, the defaults.
+    func locations() throws -> (music: String, db: String) {
+        var flags: [String: String] = [:]
+        if let music { flags["music"] = music }
+        if let db { flags["db"] = db }
+        let file = config ?? (FileManager.default.fileExists(atPath: ConfigLoader.systemPath) ? ConfigLoader.systemPath : nil)
+        do {
+            let c = try ConfigLoader().load(file: file, flags: flags)
+            return (c.music, c.db)
+        } catch {
+            throw ValidationError("the configuration is not valid:\n\(error)")
+        }
+    }
+
     func validate() throws {
         if let threads, threads < 1 { throw ValidationError("--threads must be at least 1") }
         var isDir: ObjCBool = false
-        let folder = Defaults.expand(music ?? Defaults.musicFolder)
+        let folder = try locations().music
         guard FileManager.default.fileExists(atPath: folder, isDirectory: &isDir), isDir.boolValue else {
             throw ValidationError("the music folder '\(folder)' does not exist or is not a folder")
         }
     }
 
     func run() throws {
-        let folder = Defaults.expand(music ?? Defaults.musicFolder)
-        let dbPath = Defaults.expand(db ?? Defaults.database)
+        let (folder, dbPath) = try locations()
         let logger = Logging.make("clickwheel.index")
         let progress = ProgressPrinter(isTTY: isatty(STDERR_FILENO) == 1 && !json)
         do {

@@ -4,16 +4,15 @@ import Logging
 /// swift-log to stderr (journald-friendly: one line per message), level from `CLICKWHEEL_LOG_LEVEL`.
 enum Logging {
     private static let bootstrapped: Void = {
-        LoggingSystem.bootstrap { label in
-            var handler = StreamLogHandler.standardError(label: label)
-            let level = ProcessInfo.processInfo.environment["CLICKWHEEL_LOG_LEVEL"].flatMap(Logger.Level.init(rawValue:))
-            handler.logLevel = level ?? .info
-            return handler
-        }
+        LoggingSystem.bootstrap { label in StreamLogHandler.standardError(label: label) }
     }()
 
-    static func make(_ label: String) -> Logger {
+    /// A logger at `level` (default: `CLICKWHEEL_LOG_LEVEL`, else info).
+    static func make(_ label: String, level: Logger.Level? = nil) -> Logger {
         _ = bootstrapped
-        return Logger(label: label)
+        var logger = Logger(label: label)
+        logger.logLevel =
+            level ?? ProcessInfo.processInfo.environment["CLICKWHEEL_LOG_LEVEL"].flatMap(Logger.Level.init(rawValue:)) ?? .info
+        return logger
     }
 }

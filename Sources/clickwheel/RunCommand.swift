@@ -1,4 +1,5 @@
 import ArgumentParser
+import ClickWheelConfig
 import ClickWheelCore
 import Devices
 import Foundation
@@ -21,47 +22,95 @@ struct RunCommand: ParsableCommand {
             skips and the queue behave as with sound), and the screen says so.
             """)
 
-    @Option(help: ArgumentHelp("The music folder (env CLICKWHEEL_MUSIC).", valueName: "DIR"))
+    @Option(help: ArgumentHelp("The configuration file (default /etc/clickwheel/clickwheel.yaml when it exists).", valueName: "FILE"))
+    var config: String?
+
+    @Option(help: ArgumentHelp("The music folder (env CLICKWHEEL_MUSIC; default ~/Music).", valueName: "DIR"))
     var music: String?
 
     @Option(help: ArgumentHelp("The library database (env CLICKWHEEL_DB).", valueName: "FILE"))
     var db: String?
 
-    @Option(help: ArgumentHelp("Where frames go: terminal or none.", valueName: "terminal|none"))
+    @Option(help: ArgumentHelp("The control socket (env CLICKWHEEL_SOCKET).", valueName: "PATH"))
+    var socket: String?
+
+    @Option(help: ArgumentHelp("Where frames go (this build: terminal or none).", valueName: "terminal|lcdproc|hd44780|none"))
     var display: String?
 
-    @Option(help: ArgumentHelp("The display's size, columns x rows.", valueName: "20x4"))
-    var lcd: String = "20x4"
+    @Option(help: ArgumentHelp("The display's size, columns x rows (default 20x4).", valueName: "20x4"))
+    var lcd: String?
 
-    @Option(help: ArgumentHelp("Input: keyboard or none.", valueName: "keyboard|none"))
-    var input: String?
+    @Option(help: ArgumentHelp("LCDd's address.", valueName: "HOST:PORT"))
+    var lcdproc: String?
+
+    @Option(name: .customLong("i2c-bus"), help: ArgumentHelp("The HD44780's I2C bus.", valueName: "/dev/i2c-N"))
+    var i2cBus: String?
+
+    @Option(name: .customLong("i2c-address"), help: ArgumentHelp("The PCF8574 backpack's address.", valueName: "0x27"))
+    var i2cAddress: String?
+
+    @Option(help: ArgumentHelp("An input: auto, keyboard, none or a device path (repeatable; this build: keyboard or none).", valueName: "INPUT"))
+    var input: [String] = []
+
+    @Option(help: ArgumentHelp("Rotary encoder events per detent.", valueName: "1|2|4"))
+    var stepsPerDetent: String?
+
+    @Option(help: ArgumentHelp("Touch ring: degrees per wheel step.", valueName: "DEG"))
+    var degreesPerStep: String?
+
+    @Flag(help: "Clockwise moves up instead of down.")
+    var invertWheel = false
+
+    @Option(help: ArgumentHelp("Scroll acceleration.", valueName: "off|normal|fast"))
+    var acceleration: String?
+
+    @Option(help: ArgumentHelp("Audio output (this build plays silently either way).", valueName: "pulse|null"))
+    var output: String?
+
+    /// The configuration: file, environment, then these flags.
+    func resolvedConfig() throws -> ServiceConfig {
+        var flags: [String: String] = [:]
+        let given: [(String, String?)] = [
+            ("music", music), ("db", db), ("socket", socket), ("display", display), ("lcd", lcd), ("lcdproc", lcdproc),
+            ("i2c_bus", i2cBus), ("i2c_address", i2cAddress), ("steps_per_detent", stepsPerDetent),
+            ("degrees_per_step", degreesPerStep), ("acceleration", acceleration), ("output", output),
+            ("input", input.isEmpty ? nil : input.joined(separator: ",")), ("invert_wheel", invertWheel ? "true" : nil),
+        ]
+        for case (let key, let value?) in given { flags[key] = value }
+        let file = config ?? (FileManager.default.fileExists(atPath: ConfigLoader.systemPath) ? ConfigLoader.systemPath : nil)
+        do {
+            return try ConfigLoader().load(file: file, flags: flags)
+        } catch {
+            throw ValidationError("the configuration is not valid:\n\(error)")
+        }
+    }
 
     func validate() throws {
-        if DisplayGeometry(lcd) == nil { throw ValidationError("--lcd must look like 16x2 or 20x4 (at least 8x1)") }
-        if let display, !["terminal", "none"].contains(display) {
-            throw ValidationError("--display must be terminal or none (lcdproc and hd44780 come with the hardware drivers)")
+        let c = try resolvedConfig()
+        if let d = c.display, d != .terminal, d != .none {
+            throw ValidationError("display '\(d.rawValue)' is not available in this build yet (terminal or none)")
         }
-        if let input, !["keyboard", "none"].contains(input) {
-            throw ValidationError("--input must be keyboard or none (evdev devices come with the hardware drivers)")
+        for i in c.input where i != "keyboard" && i != "none" && i != "auto" {
+            throw ValidationError("input '\(i)' is not available in this build yet (keyboard, none or auto)")
         }
-        let folder = Defaults.expand(music ?? Defaults.musicFolder)
         var isDir: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: folder, isDirectory: &isDir), isDir.boolValue else {
-            throw ValidationError("the music folder '\(folder)' does not exist or is not a folder")
+        guard FileManager.default.fileExists(atPath: c.music, isDirectory: &isDir), isDir.boolValue else {
+            throw ValidationError("the music folder '\(c.music)' does not exist or is not a folder")
         }
         let interactive = isatty(STDIN_FILENO) == 1 && isatty(STDOUT_FILENO) == 1
-        if (display ?? (interactive ? "terminal" : "none")) == "terminal", isatty(STDOUT_FILENO) != 1 {
+        if (c.display ?? (interactive ? .terminal : .none)) == .terminal, isatty(STDOUT_FILENO) != 1 {
             throw ValidationError("--display terminal needs a terminal on standard output")
         }
     }
 
     func run() throws {
-        let folder = Defaults.expand(music ?? Defaults.musicFolder)
-        let dbPath = Defaults.expand(db ?? Defaults.database)
+        let c = try resolvedConfig()
+        let folder = c.music
+        let dbPath = c.db
         let interactive = isatty(STDIN_FILENO) == 1 && isatty(STDOUT_FILENO) == 1
-        let useTerminal = (display ?? (interactive ? "terminal" : "none")) == "terminal"
-        let useKeyboard = (input ?? (interactive ? "keyboard" : "none")) == "keyboard"
-        let geometry = DisplayGeometry(lcd)!
+        let useTerminal = (c.display ?? (interactive ? .terminal : .none)) == .terminal
+        let useKeyboard = c.input.contains("keyboard") || ((c.input.isEmpty || c.input.contains("auto")) && interactive)
+        let geometry = c.lcd
 
         // The terminal shows the LCD: log lines go to a file beside the database instead of stderr.
         var logNote = ""
@@ -76,7 +125,7 @@ struct RunCommand: ParsableCommand {
                 logNote = " · log: \(logPath)"
             }
         }
-        let logger = Logging.make("clickwheel")
+        let logger = Logging.make("clickwheel", level: Logger.Level(rawValue: c.logLevel) ?? .info)
         let pool: DatabasePool
         do {
             pool = try LibraryDatabase.open(at: dbPath)
@@ -89,7 +138,8 @@ struct RunCommand: ParsableCommand {
         let engine = Engine(
             library: store,
             configuration: EngineConfiguration(
-                geometry: geometry, version: ClickWheelVersion.current, shuffleSeed: UInt64.random(in: 1...UInt64.max)),
+                geometry: geometry, holdMS: Int64(c.holdMS), degreesPerStep: c.degreesPerStep,
+                version: ClickWheelVersion.current, shuffleSeed: UInt64.random(in: 1...UInt64.max)),
             settings: settings.load())
         let screen: (any TextDisplay)? =
             useTerminal

@@ -63,3 +63,23 @@ import Testing
         for flag in ["--music", "--db", "--report", "--json"] { #expect(r.stdout.contains(flag)) }
     }
 }
+
+extension IndexCommandTests {
+    @Test func aBadConfigurationFileStopsTheServiceWithFileLineAndColumn() throws {
+        let config = dir.file("clickwheel.yaml")
+        try "music: \(TestPaths.fixtureMusic.path)\nlcd: 16x2\nvolume: 150\n".write(to: config, atomically: true, encoding: .utf8)
+        for command in ["run", "index"] {
+            let r = try runProcess(TestPaths.clickwheel, [command, "--config", config.path, "--db", dir.file("x.sqlite").path])
+            #expect(r.status == 64, "\(command)")
+            #expect(r.stderr.contains("clickwheel.yaml:3:9: 'volume' must be 0–100"), "\(command): \(r.stderr)")
+        }
+    }
+
+    @Test func theConfigurationFileNamesTheMusicFolder() throws {
+        let config = dir.file("clickwheel.yaml")
+        try "music: \(TestPaths.fixtureMusic.path)\n".write(to: config, atomically: true, encoding: .utf8)
+        let r = try runProcess(TestPaths.clickwheel, ["index", "--config", config.path, "--db", dir.file("x.sqlite").path, "--json"])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stdout.contains("\"tracks\":\(FixtureIndexTests.expected.tracks.count)"))
+    }
+}

@@ -1,0 +1,119 @@
+import ClickWheelCore
+
+/// The configuration keys, declared once: the YAML key, the environment variable, and how a text
+/// value is checked and stored. The file, the environment and the flags all go through these.
+struct ConfigKey: Sendable {
+    let name: String
+    /// Stores `value` (already a scalar string; lists arrive joined by ",") or says what is wrong.
+    let apply: @Sendable (inout ServiceConfig, String) -> String?
+    /// True for keys that take a list (`input`).
+    var isList = false
+
+    var environmentVariable: String { "CLICKWHEEL_" + name.uppercased() }
+
+    static let all: [ConfigKey] = [
+        ConfigKey(name: "music") { c, v in nonEmpty(v) { c.music = $0 } },
+        ConfigKey(name: "db") { c, v in nonEmpty(v) { c.db = $0 } },
+        ConfigKey(name: "socket") { c, v in nonEmpty(v) { c.socket = $0 } },
+        ConfigKey(name: "display") { c, v in
+            guard let d = ServiceConfig.Display(rawValue: v) else { return "must be one of terminal, lcdproc, hd44780, none" }
+            c.display = d
+            return nil
+        },
+        ConfigKey(name: "lcd") { c, v in
+            guard let g = DisplayGeometry(v) else { return "must look like 16x2 or 20x4 (at least 8x1)" }
+            c.lcd = g
+            return nil
+        },
+        ConfigKey(name: "lcdproc") { c, v in
+            guard let colon = v.lastIndex(of: ":"), let port = Int(v[v.index(after: colon)...]), (1...65535).contains(port),
+                colon != v.startIndex
+            else { return "must be HOST:PORT, e.g. 127.0.0.1:13666" }
+            c.lcdproc = v
+            return nil
+        },
+        ConfigKey(name: "i2c_bus") { c, v in
+            guard v.hasPrefix("/dev/") else { return "must be a device path such as /dev/i2c-1" }
+            c.i2cBus = v
+            return nil
+        },
+        ConfigKey(name: "i2c_address") { c, v in
+            let n = v.lowercased().hasPrefix("0x") ? Int(v.dropFirst(2), radix: 16) : Int(v)
+            guard let n, (0x03...0x77).contains(n) else { return "must be a 7-bit I2C address, 0x03–0x77" }
+            c.i2cAddress = n
+            return nil
+        },
+        ConfigKey(name: "input", apply: { c, v in
+            let items = v.split(separator: ",").map { String($0).trimmed }.filter { !$0.isEmpty }
+            for item in items where !["auto", "keyboard", "none"].contains(item) && !item.hasPrefix("/dev/input/") {
+                return "'\(item)' is not auto, keyboard, none or a /dev/input/… path"
+            }
+            c.input = items
+            return nil
+        }, isList: true),
+        ConfigKey(name: "steps_per_detent") { c, v in
+            guard let n = Int(v), [1, 2, 4].contains(n) else { return "must be 1, 2 or 4" }
+            c.stepsPerDetent = n
+            return nil
+        },
+        ConfigKey(name: "degrees_per_step") { c, v in
+            guard let d = Double(v), d >= 1, d <= 180 else { return "must be a number of degrees, 1–180" }
+            c.degreesPerStep = d
+            return nil
+        },
+        ConfigKey(name: "invert_wheel") { c, v in bool(v) { c.invertWheel = $0 } },
+        ConfigKey(name: "acceleration") { c, v in
+            switch v {
+            case "off": c.acceleration = .off
+            case "normal": c.acceleration = .normal
+            case "fast": c.acceleration = .fast
+            default: return "must be off, normal or fast"
+            }
+            return nil
+        },
+        ConfigKey(name: "hold_ms") { c, v in
+            guard let n = Int(v), (200...3000).contains(n) else { return "must be 200–3000 (milliseconds)" }
+            c.holdMS = n
+            return nil
+        },
+        ConfigKey(name: "output") { c, v in
+            guard let o = ServiceConfig.Output(rawValue: v) else { return "must be pulse or null" }
+            c.output = o
+            return nil
+        },
+        ConfigKey(name: "volume") { c, v in
+            guard let n = Int(v), (0...100).contains(n) else { return "must be 0–100" }
+            c.volume = n
+            return nil
+        },
+        ConfigKey(name: "log_level") { c, v in
+            let levels = ["trace", "debug", "info", "notice", "warning", "error", "critical"]
+            guard levels.contains(v) else { return "must be one of \(levels.joined(separator: ", "))" }
+            c.logLevel = v
+            return nil
+        },
+    ]
+
+    static let byName: [String: ConfigKey] = Dictionary(uniqueKeysWithValues: all.map { ($0.name, $0) })
+
+    private static func nonEmpty(_ v: String, _ set: (String) -> Void) -> String? {
+        guard !v.isEmpty else { return "must not be empty" }
+        set(v)
+        return nil
+    }
+
+    private static func bool(_ v: String, _ set: (Bool) -> Void) -> String? {
+        switch v.lowercased() {
+        case "true", "yes", "on", "1": set(true)
+        case "false", "no", "off", "0": set(false)
+        default: return "must be true or false"
+        }
+        return nil
+    }
+}
+
+extension String {
+    var trimmed: String {
+        String(drop { $0 == " " || $0 == "\t" }.reversed().drop { $0 == " " || $0 == "\t" }.reversed())
+    }
+}

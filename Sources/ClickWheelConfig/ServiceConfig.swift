@@ -1,0 +1,53 @@
+public import ClickWheelCore
+
+/// Everything `clickwheel run` can be told, with its defaults. Filled in layers: defaults, then the
+/// YAML file, then `CLICKWHEEL_*` environment variables, then command-line flags (`ConfigLoader`).
+public struct ServiceConfig: Equatable, Sendable {
+    public enum Display: String, CaseIterable, Sendable { case terminal, lcdproc, hd44780, none }
+    public enum Output: String, CaseIterable, Sendable { case pulse, null }
+
+    /// The music folder.
+    public var music: String
+    /// The library database.
+    public var db: String
+    /// The control socket.
+    public var socket: String
+    /// Where frames go; nil: the terminal when standard input and output are terminals, else none.
+    public var display: Display?
+    public var lcd: DisplayGeometry = DisplayGeometry(columns: 20, rows: 4)
+    /// LCDd's address, `HOST:PORT`.
+    public var lcdproc = "127.0.0.1:13666"
+    public var i2cBus = "/dev/i2c-1"
+    public var i2cAddress = 0x27
+    /// Input devices: `auto`, `keyboard`, `none` or device paths; empty: auto (keyboard on a terminal).
+    public var input: [String] = []
+    public var stepsPerDetent = 1
+    public var degreesPerStep = 15.0
+    public var invertWheel = false
+    public var acceleration: Settings.Acceleration = .normal
+    public var holdMS = 600
+    public var output: Output = .pulse
+    /// Volume at first start (later the last volume is restored), 0–100.
+    public var volume = 50
+    public var logLevel = "info"
+
+    public init(music: String, db: String, socket: String) {
+        self.music = music
+        self.db = db
+        self.socket = socket
+    }
+}
+
+/// A configuration mistake, said the way a person can fix it: `clickwheel.yaml:4:11: 'volume' must be 0–100`.
+public struct ConfigError: Error, Equatable, CustomStringConvertible, Sendable {
+    /// Where: `FILE:LINE:COLUMN`, `environment CLICKWHEEL_X` or `--flag`.
+    public var location: String
+    public var message: String
+
+    public init(_ location: String, _ message: String) {
+        self.location = location
+        self.message = message
+    }
+
+    public var description: String { "\(location): \(message)" }
+}
