@@ -18,6 +18,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
     ],
     targets: [
         // C libraries at the edge: a modulemap and a shim header each, nothing else.
@@ -57,6 +58,17 @@ let package = Package(
         // The MPD protocol as a pure codec.
         .target(name: "MPDProtocol", dependencies: ["ClickWheelCore"], swiftSettings: strict),
 
+        // The control socket: MPD sessions over SwiftNIO's Unix-domain sockets, and the command handlers.
+        .target(
+            name: "ControlServer",
+            dependencies: [
+                "MPDProtocol", "Library", "ClickWheelCore",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict),
+
         // The service's configuration: YAML file, environment, flags; errors with file, line and column.
         .target(
             name: "ClickWheelConfig",
@@ -66,7 +78,7 @@ let package = Package(
         .executableTarget(
             name: "clickwheel",
             dependencies: [
-                "Library", "ClickWheelCore", "Devices", "ClickWheelConfig",
+                "Library", "ClickWheelCore", "Devices", "ClickWheelConfig", "ControlServer", "MPDProtocol",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
@@ -97,9 +109,17 @@ let package = Package(
         .testTarget(
             name: "MPDProtocolTests", dependencies: ["MPDProtocol"], exclude: ["Transcripts"],
             swiftSettings: strict),
+        .testTarget(
+            name: "ControlServerTests",
+            dependencies: [
+                "ControlServer", "MPDProtocol", "Library", "ClickWheelCore", "ClickWheelTestKit",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict),
         .testTarget(name: "ClickWheelConfigTests", dependencies: ["ClickWheelConfig", "ClickWheelCore"], swiftSettings: strict),
         // End to end: the real binary in tmux (needs only the built executable).
-        .testTarget(name: "EndToEndTests", swiftSettings: strict),
+        .testTarget(name: "EndToEndTests", dependencies: ["ClickWheelTestKit"], swiftSettings: strict),
         .testTarget(name: "DevicesTests", dependencies: ["Devices", "ClickWheelCore"], swiftSettings: strict),
     ],
     swiftLanguageModes: [.v6]

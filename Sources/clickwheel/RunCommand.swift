@@ -1,6 +1,7 @@
 import ArgumentParser
 import ClickWheelConfig
 import ClickWheelCore
+import ControlServer
 import Devices
 import Foundation
 import GRDB
@@ -154,7 +155,17 @@ struct RunCommand: ParsableCommand {
         scanner.onFinished = {
             loop.post(.scanning(count: nil, at: MonotonicClock.now()))
             loop.post(.libraryChanged(at: MonotonicClock.now()))
+            loop.announce([.database, .update])
         }
+        let server = ControlServer(backend: ControlCommands(catalog: Catalog(pool), player: loop), logger: logger)
+        do {
+            try server.start(socketPath: c.socket)
+        } catch {
+            screen?.close()
+            FileHandle.standardError.write(Data("clickwheel: cannot open the control socket \(c.socket): \(error)\n".utf8))
+            throw ExitCode.failure
+        }
+        loop.listener = { server.notify($0) }
         loop.start()
         scanner.start()
 
@@ -176,6 +187,7 @@ struct RunCommand: ParsableCommand {
         logger.info("running: music \(folder), database \(dbPath), display \(useTerminal ? "terminal" : "none")")
         done.wait()
         keyboard?.stop()
+        server.stop()
         loop.shutdown()
         logger.info("stopped")
     }

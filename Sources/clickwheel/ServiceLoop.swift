@@ -1,10 +1,12 @@
 import ClickWheelCore
+import ControlServer
 import Dispatch
 import Devices
 import Foundation
 import GRDB
 import Library
 import Logging
+import MPDProtocol
 
 /// The one serial owner of the engine: every event (keys, ticks, playback reports, scan progress) is
 /// posted to its queue, handed to `Engine.handle`, and the effects are carried out there.
@@ -19,6 +21,9 @@ final class ServiceLoop: @unchecked Sendable {
     private var playback: SilentPlayback!
     private var ticker: (any DispatchSourceTimer)?
     private let rescan: () -> Void
+    /// Who hears about changes (the control server's idle clients); set before `start`.
+    var listener: (@Sendable (MPDIdleSubsystems) -> Void)?
+    private var queueVersion = 1
 
     init(engine: Engine, display: (any TextDisplay)?, settings: SettingsStore, logger: Logger, rescan: @escaping () -> Void) {
         self.engine = engine
@@ -56,6 +61,21 @@ final class ServiceLoop: @unchecked Sendable {
         }
     }
 
+    /// Tells idle clients something outside the engine changed (the library after a scan).
+    func announce(_ subsystems: MPDIdleSubsystems) {
+        queue.async { [self] in listener?(subsystems) }
+    }
+
+    static func idle(_ s: Effect.Subsystem) -> MPDIdleSubsystems {
+        switch s {
+        case .playlist: .playlist
+        case .player: .player
+        case .mixer: .mixer
+        case .options: .options
+        case .storedPlaylist: .storedPlaylist
+        }
+    }
+
     private func handle(_ event: Event) {
         for effect in engine.handle(event) {
             switch effect {
@@ -71,9 +91,24 @@ final class ServiceLoop: @unchecked Sendable {
                 try? display?.setBacklight(on)
             case .rescanLibrary:
                 rescan()
-            case .click, .notify:
-                break  // no click sound without audio output; no listeners before the control socket
+            case .notify(let subsystem):
+                if subsystem == .playlist { queueVersion += 1 }
+                listener?(Self.idle(subsystem))
+            case .click:
+                break  // no click sound without audio output
             }
+        }
+    }
+}
+
+extension ServiceLoop: PlayerStateSource {
+    /// The engine's playback state, read on the loop's queue (callers are on the control server's queue).
+    func snapshot() -> PlayerSnapshot {
+        queue.sync {
+            PlayerSnapshot(
+                status: engine.player.status, queue: engine.player.queue, current: engine.player.current,
+                elapsedMS: engine.player.elapsedMS, volume: engine.settings.volume, shuffle: engine.settings.shuffle != .off,
+                repeatMode: engine.settings.repeatMode, queueVersion: queueVersion)
         }
     }
 }

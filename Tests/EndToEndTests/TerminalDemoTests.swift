@@ -1,3 +1,4 @@
+import ClickWheelTestKit
 import Foundation
 import Testing
 
@@ -16,19 +17,29 @@ import Testing
         return root.appendingPathComponent(".build/debug/clickwheel").path
     }
 
-    /// A tmux session running one command, closed when the value is dropped.
+    /// A tmux session running one command on a tmux server of its own (`-L`), so it neither meets
+    /// the user's sessions nor leaves a server behind; killed when the value is dropped.
     final class Tmux {
         let name = "cw-e2e-\(UUID().uuidString.prefix(8))"
 
         init(_ command: String, columns: Int = 80, rows: Int = 24) throws {
-            try Self.tmux(["new-session", "-d", "-s", name, "-x", "\(columns)", "-y", "\(rows)", command])
+            try tmux(["new-session", "-d", "-s", name, "-x", "\(columns)", "-y", "\(rows)", command], output: false)
         }
 
-        deinit { _ = try? Self.tmux(["kill-session", "-t", name]) }
+        deinit { _ = try? tmux(["kill-server"], output: false) }
 
-        func keys(_ keys: String...) throws { try Self.tmux(["send-keys", "-t", name] + keys) }
+        func keys(_ keys: String...) throws { try tmux(["send-keys", "-t", name] + keys, output: false) }
 
-        func screen() throws -> String { try Self.tmux(["capture-pane", "-p", "-t", name]) }
+        func screen() throws -> String { try tmux(["capture-pane", "-p", "-t", name], output: true) }
+
+        /// Runs tmux on this session's server. Only commands whose output is read get a pipe: the
+        /// server that `new-session` starts must not inherit one, or reading it would never end.
+        @discardableResult
+        func tmux(_ args: [String], output: Bool) throws -> String {
+            let r = try ChildProcess("tmux", ["-L", name] + args, captureOutput: output).wait()
+            guard r.status == 0 else { throw TmuxError(args: args, status: r.status) }
+            return r.stdout
+        }
 
         /// Waits (up to `seconds`) until the screen contains `text`; returns the screen.
         @discardableResult
@@ -44,20 +55,6 @@ import Testing
             return last
         }
 
-        @discardableResult
-        static func tmux(_ args: [String]) throws -> String {
-            let p = Process()
-            p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            p.arguments = ["tmux"] + args
-            let out = Pipe()
-            p.standardOutput = out
-            p.standardError = FileHandle.nullDevice
-            try p.run()
-            let data = out.fileHandleForReading.readDataToEndOfFile()
-            p.waitUntilExit()
-            guard p.terminationStatus == 0 else { throw TmuxError(args: args, status: p.terminationStatus) }
-            return String(decoding: data, as: UTF8.self)
-        }
     }
 
     struct TmuxError: Error { var args: [String]; var status: Int32 }
@@ -67,7 +64,7 @@ import Testing
         try FileManager.default.createDirectory(at: tmp, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: tmp) }
         let music = Self.root.appendingPathComponent("Tests/LibraryTests/Fixtures/music").path
-        let command = "'\(Self.binary)' run --music '\(music)' --db '\(tmp.path)/lib.sqlite' --lcd 20x4; echo EXITED $?; sleep 600"
+        let command = "'\(Self.binary)' run --music '\(music)' --db '\(tmp.path)/lib.sqlite' --socket '\(tmp.path)/socket' --lcd 20x4; echo EXITED $?; sleep 600"
         let t = try Tmux(command)
         try t.wait(for: ">Music")
         try t.wait(for: "silent playback")  // the screen says there is no audio output
@@ -84,9 +81,13 @@ import Testing
         #expect(nowPlaying.contains("▶"))
         try t.keys("Escape")
         try t.wait(for: "Songs")
+        // The control socket of the same process answers MPD clients meanwhile.
+        let stats = try ChildProcess.run("mpc", ["-h", tmp.path + "/socket", "stats"])
+        #expect(stats.stdout.contains("Songs:       34"))
         try t.keys("q")
         let after = try t.wait(for: "EXITED 0")
         #expect(!after.contains("ClickWheel"), "the terminal is restored (alternate screen left)")
+        #expect(!FileManager.default.fileExists(atPath: tmp.path + "/socket"), "the socket is removed on exit")
     }
 
     @Test func missingMusicFolderIsAUsageErrorBeforeTheScreenIsTaken() throws {

@@ -1,3 +1,4 @@
+import ClickWheelTestKit
 import Foundation
 import GRDB
 @testable import Library
@@ -22,12 +23,7 @@ import Testing
         let total = copies * sources.count
         let db = dir.file("lib.sqlite").path
 
-        let child = Process()
-        child.executableURL = URL(fileURLWithPath: TestPaths.clickwheel)
-        child.arguments = ["index", "--music", music, "--db", db, "--threads", "1"]
-        child.standardOutput = FileHandle.nullDevice
-        child.standardError = FileHandle.nullDevice
-        try child.run()
+        let child = try ChildProcess(TestPaths.clickwheel, ["index", "--music", music, "--db", db, "--threads", "1"])
         // Wait until some batches are committed, then kill without warning.
         var indexedBeforeKill = 0
         var reader: DatabaseQueue?
@@ -42,12 +38,12 @@ import Testing
                 indexedBeforeKill = n
                 break
             }
-            if !child.isRunning { break }
+            if child.hasExited { break }
         }
-        kill(child.processIdentifier, SIGKILL)
-        child.waitUntilExit()
+        child.kill(SIGKILL)
+        let result = child.wait()
         reader = nil
-        #expect(child.terminationReason == .uncaughtSignal, "the scan finished before it could be killed")
+        #expect(result.status == 128 + SIGKILL, "the scan finished before it could be killed")
         #expect(indexedBeforeKill > 0 && indexedBeforeKill < total)
 
         // The killed database opens, is intact, and says its last scan did not finish.

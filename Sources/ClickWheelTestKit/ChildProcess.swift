@@ -1,0 +1,95 @@
+#if canImport(Glibc)
+    import Glibc
+#endif
+public import Foundation
+
+/// Runs programs for tests with `posix_spawn` and `waitpid`, reading stdout and stderr together.
+///
+/// Foundation's `Process` reaps children through a SIGCHLD monitor that was seen to hang
+/// `waitUntilExit` when many tests spawn at once; this has no shared state at all.
+public struct ChildProcess {
+    public struct Result: Sendable {
+        public var status: Int32
+        public var stdout: String
+        public var stderr: String
+    }
+
+    public let pid: pid_t
+    private let out: Int32
+    private let err: Int32
+
+    /// Starts `path` with `arguments`; standard input is /dev/null; `captureOutput: false` sends the
+    /// output to /dev/null too (for a program whose children may outlive it, such as a daemon).
+    public init(_ path: String, _ arguments: [String], environment: [String: String]? = nil, captureOutput: Bool = true) throws {
+        var outPipe: [Int32] = [-1, -1], errPipe: [Int32] = [-1, -1]
+        guard pipe(&outPipe) == 0, pipe(&errPipe) == 0 else { throw POSIXError(.EMFILE) }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        if captureOutput {
+            posix_spawn_file_actions_adddup2(&actions, outPipe[1], 1)
+            posix_spawn_file_actions_adddup2(&actions, errPipe[1], 2)
+        } else {
+            posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+            posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        }
+        for fd in outPipe + errPipe { posix_spawn_file_actions_addclose(&actions, fd) }
+        let argv = ([path] + arguments).map { strdup($0) } + [nil]
+        defer { argv.forEach { free($0) } }
+        let env = (environment ?? ProcessInfo.processInfo.environment).map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer { env.forEach { free($0) } }
+        var child = pid_t()
+        let rc = posix_spawnp(&child, path, &actions, nil, argv, env)
+        close(outPipe[1])
+        close(errPipe[1])
+        guard rc == 0 else {
+            close(outPipe[0])
+            close(errPipe[0])
+            throw POSIXError(POSIXErrorCode(rawValue: rc) ?? .ENOENT)
+        }
+        pid = child
+        out = outPipe[0]
+        err = errPipe[0]
+    }
+
+    /// Runs to the end and returns the exit status (128 + signal when killed) and the output.
+    public static func run(_ path: String, _ arguments: [String], environment: [String: String]? = nil) throws -> Result {
+        try ChildProcess(path, arguments, environment: environment).wait()
+    }
+
+    /// Reads all output, then waits for the exit.
+    public func wait() -> Result {
+        var stdout: [UInt8] = [], stderr: [UInt8] = []
+        var fds = [pollfd(fd: out, events: Int16(POLLIN), revents: 0), pollfd(fd: err, events: Int16(POLLIN), revents: 0)]
+        var open = 2
+        var buf = [UInt8](repeating: 0, count: 65536)
+        while open > 0 {
+            guard poll(&fds, 2, -1) >= 0 else { if errno == EINTR { continue }; break }
+            for i in 0..<2 where fds[i].fd >= 0 && fds[i].revents != 0 {
+                let n = read(fds[i].fd, &buf, buf.count)
+                if n > 0 {
+                    if i == 0 { stdout += buf[0..<n] } else { stderr += buf[0..<n] }
+                } else if n == 0 || errno != EINTR {
+                    close(fds[i].fd)
+                    fds[i].fd = -1
+                    open -= 1
+                }
+            }
+        }
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        let code: Int32 = (status & 0x7F) == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
+        return Result(
+            status: code, stdout: String(decoding: stdout, as: UTF8.self), stderr: String(decoding: stderr, as: UTF8.self))
+    }
+
+    /// Sends `signal` to the child.
+    public func kill(_ signal: Int32) { _ = Glibc.kill(pid, signal) }
+
+    /// Whether the child has exited (without reaping it).
+    public var hasExited: Bool {
+        var info = siginfo_t()
+        return waitid(P_PID, id_t(pid), &info, WEXITED | WNOHANG | WNOWAIT) == 0 && info._sifields._sigchld.si_pid == pid
+    }
+}

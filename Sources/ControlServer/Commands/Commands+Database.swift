@@ -1,0 +1,158 @@
+import Foundation
+import Library
+import MPDProtocol
+
+extension ControlCommands {
+    /// lsinfo, listall, listallinfo, list, find, search, count, and the music folder's playlists.
+    static var databaseCommands: [MPDCommand<MPDContext>] {
+        [
+            MPDCommand("lsinfo", .between(0, 1), permission: .read) { (ctx: inout MPDContext, req, w: inout MPDResponseWriter) throws(MPDError) in
+                let uri = try MusicPath.normalize(req.arguments.first, command: "lsinfo")
+                let songs = try libraryCall { try ctx.catalog.songs(under: uri) }
+                let playlists = try libraryCall { try ctx.catalog.playlists() }.filter { DirectoryTree.parent(of: $0.path) == uri }
+                if songs.isEmpty, playlists.isEmpty, !uri.isEmpty {
+                    // A song's own path lists that song.
+                    let parent = (uri as NSString).deletingLastPathComponent
+                    if let song = try libraryCall({ try ctx.catalog.songs(under: parent) }).first(where: { $0.path == uri }) {
+                        SongWriter.write(song, tags: ctx.client.tagTypes, into: &w)
+                        return
+                    }
+                    throw .noExist("No such directory")
+                }
+                let tree = DirectoryTree(songs, base: uri)
+                for dir in tree.subdirectories {
+                    w.field("directory", dir.path)
+                    w.field("Last-Modified", SongWriter.timestamp(dir.modified))
+                }
+                for song in tree.files { SongWriter.write(song, tags: ctx.client.tagTypes, into: &w) }
+                for playlist in playlists {
+                    w.field("playlist", playlist.path)
+                    w.field("Last-Modified", SongWriter.timestamp(playlist.modified))
+                }
+            },
+            MPDCommand("listall", .between(0, 1), permission: .read) { (ctx: inout MPDContext, req, w: inout MPDResponseWriter) throws(MPDError) in
+                let uri = try MusicPath.normalize(req.arguments.first, command: "listall")
+                let songs = try libraryCall { try ctx.catalog.songs(under: uri) }
+                if songs.isEmpty, !uri.isEmpty { throw .noExist("No such directory") }
+                DirectoryTree.walk(songs, base: uri) { entry in
+                    switch entry {
+                    case .directory(let path, _): w.field("directory", path)
+                    case .song(let song): w.field("file", song.path)
+                    }
+                }
+            },
+            MPDCommand("listallinfo", .between(0, 1), permission: .read) { (ctx: inout MPDContext, req, w: inout MPDResponseWriter) throws(MPDError) in
+                let uri = try MusicPath.normalize(req.arguments.first, command: "listallinfo")
+                let songs = try libraryCall { try ctx.catalog.songs(under: uri) }
+                if songs.isEmpty, !uri.isEmpty { throw .noExist("No such directory") }
+                let tags = ctx.client.tagTypes
+                DirectoryTree.walk(songs, base: uri) { entry in
+                    switch entry {
+                    case .directory(let path, let modified):
+                        w.field("directory", path)
+                        w.field("Last-Modified", SongWriter.timestamp(modified))
+                    case .song(let song): SongWriter.write(song, tags: tags, into: &w)
+                    }
+                }
+            },
+            MPDCommand("list", .atLeast(1), permission: .read) { (ctx: inout MPDContext, req, w: inout MPDResponseWriter) throws(MPDError) in
+                let request = try MPDListRequest.parse(req.arguments)
+                var songs = try libraryCall { try ctx.catalog.songs(under: "") }
+                if let filter = request.filter { songs = songs.filter { SongFilter.matches(filter, $0) } }
+                // Distinct (group values…, value) tuples, sorted; a group line is written when it changes.
+                var rows = Set<[String]>()
+                for song in songs {
+                    var partial: [[String]] = [[]]
+                    for tag in request.groups + [request.tag] {
+                        let values = SongWriter.values(song, tag)
+                        let options = values.isEmpty ? [""] : values
+                        partial = partial.flatMap { p in options.map { p + [$0] } }
+                    }
+                    rows.formUnion(partial)
+                }
+                var last: [String] = []
+                for row in rows.sorted(by: { $0.lexicographicallyPrecedes($1) }) {
+                    for (i, tag) in request.groups.enumerated() where last.count <= i || last[i] != row[i] || last.prefix(i) != row.prefix(i) {
+                        w.field(tag.name, row[i])
+                    }
+                    if !row[row.count - 1].isEmpty || request.groups.isEmpty { w.field(request.tag.name, row[row.count - 1]) }
+                    last = row
+                }
+            },
+            MPDCommand("find", .atLeast(1), permission: .read) { (ctx: inout MPDContext, req, w: inout MPDResponseWriter) throws(MPDError) in
+                try search(&ctx, req, &w, foldCase: false)
+            },
+            MPDCommand("search", .atLeast(1), permission: .read) { (ctx: inout MPDContext, req, w: inout MPDResponseWriter) throws(MPDError) in
+                try search(&ctx, req, &w, foldCase: true)
+            },
+            MPDCommand("count", .atLeast(1), permission: .read) { (ctx: inout MPDContext, req, w: inout MPDResponseWriter) throws(MPDError) in
+                let request = try MPDSearchRequest.parseCount(req.arguments)
+                var songs = try libraryCall { try ctx.catalog.songs(under: "") }
+                if let filter = request.filter { songs = songs.filter { SongFilter.matches(filter, $0) } }
+                guard let group = request.group else {
+                    w.field("songs", songs.count)
+                    w.field("playtime", songs.reduce(0) { $0 + $1.durationMS } / 1000)
+                    return
+                }
+                var totals: [String: (Int, Int)] = [:]
+                for s in songs {
+                    for v in SongWriter.values(s, group).isEmpty ? [""] : SongWriter.values(s, group) {
+                        totals[v, default: (0, 0)].0 += 1
+                        totals[v, default: (0, 0)].1 += s.durationMS
+                    }
+                }
+                for (value, t) in totals.sorted(by: { $0.key < $1.key }) {
+                    w.field(group.name, value)
+                    w.field("songs", t.0)
+                    w.field("playtime", t.1 / 1000)
+                }
+            },
+            MPDCommand("listplaylists", .none, permission: .read) { (ctx: inout MPDContext, _, w: inout MPDResponseWriter) throws(MPDError) in
+                for p in try libraryCall({ try ctx.catalog.playlists() }) {
+                    w.field("playlist", p.path)
+                    w.field("Last-Modified", SongWriter.timestamp(p.modified))
+                }
+            },
+            MPDCommand("listplaylist", .between(1, 2), permission: .read) { (ctx: inout MPDContext, req, w: inout MPDResponseWriter) throws(MPDError) in
+                for song in try playlistSongs(&ctx, req) { w.field("file", song.path) }
+            },
+            MPDCommand("listplaylistinfo", .between(1, 2), permission: .read) { (ctx: inout MPDContext, req, w: inout MPDResponseWriter) throws(MPDError) in
+                for song in try playlistSongs(&ctx, req) { SongWriter.write(song, tags: ctx.client.tagTypes, into: &w) }
+            },
+        ]
+    }
+
+    private static func search(_ ctx: inout MPDContext, _ req: MPDRequest, _ w: inout MPDResponseWriter, foldCase: Bool) throws(MPDError) {
+        let request = try MPDSearchRequest.parse(req.arguments, foldCase: foldCase)
+        var songs = try libraryCall { try ctx.catalog.songs(under: "") }
+        if let filter = request.filter { songs = songs.filter { SongFilter.matches(filter, $0) } }
+        switch request.sort {
+        case .tag(let tag)?:
+            songs.sort { (SongWriter.values($0, tag).first ?? "") < (SongWriter.values($1, tag).first ?? "") }
+        case .lastModified?:
+            songs.sort { $0.modified < $1.modified }
+        case nil:
+            break
+        }
+        if request.sortDescending { songs.reverse() }
+        if let window = request.window {
+            guard let range = window.clamped(toCount: songs.count) else { throw .argument("Bad song index") }
+            songs = Array(songs[range])
+        }
+        for song in songs { SongWriter.write(song, tags: ctx.client.tagTypes, into: &w) }
+    }
+
+    private static func playlistSongs(_ ctx: inout MPDContext, _ req: MPDRequest) throws(MPDError) -> [SongRecord] {
+        let name = try MusicPath.normalize(req.arguments[0], command: "listplaylist")
+        let playlists = try libraryCall { try ctx.catalog.playlists() }
+        guard let p = playlists.first(where: { $0.path == name || $0.name == name }),
+            let ids = try libraryCall({ try ctx.catalog.playlistTracks(path: p.path) })
+        else { throw .noExist("No such playlist") }
+        var songs = try libraryCall { try ctx.catalog.songs(ids: ids) }
+        if req.arguments.count > 1 {
+            guard let range = try req.arguments[1].range().clamped(toCount: songs.count) else { throw .argument("Bad song index") }
+            songs = Array(songs[range])
+        }
+        return songs
+    }
+}

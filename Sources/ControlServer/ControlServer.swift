@@ -1,0 +1,112 @@
+import Foundation
+public import Logging
+public import MPDProtocol
+import NIOCore
+import NIOPosix
+import Synchronization
+
+/// The MPD protocol on a Unix-domain socket (SwiftNIO): accepts clients up to `maxConnections`,
+/// runs each client's requests through its `MPDSessionStateMachine` and the command backend, and
+/// delivers idle events.
+///
+/// Thread rules: `start`, `notify` and `stop` from any thread. Connections live on one NIO event
+/// loop; commands run on `commandQueue` (a dispatch queue: SQLite reads block, so never on the event
+/// loop or Swift's cooperative pool).
+public final class ControlServer: Sendable {
+    public struct Limits: Sendable {
+        public var maxConnections = 100
+        public var connectionTimeoutSeconds: Int64 = 60
+        /// A client owed more than this is dropped (MPD: 8 MiB).
+        public var maxOutputBytes = 8 << 20
+        public init() {}
+    }
+
+    let backend: ControlCommands
+    let limits: Limits
+    let logger: Logger
+    let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+    let commandQueue = DispatchQueue(label: "clickwheel.mpd.commands", attributes: .concurrent)
+    let connections = Mutex<[ObjectIdentifier: MPDConnectionHandler]>([:])
+    private let channel = Mutex<(any Channel)?>(nil)
+    private let socketPath = Mutex<String?>(nil)
+
+    public init(backend: ControlCommands, limits: Limits = Limits(), logger: Logger) {
+        self.backend = backend
+        self.limits = limits
+        self.logger = logger
+    }
+
+    /// Listens on `path` (its folder is created; a stale socket file is replaced, but not one a live
+    /// server answers on), with permissions `mode`.
+    public func start(socketPath path: String, mode: UInt32 = 0o660) throws {
+        try FileManager.default.createDirectory(
+            atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        if Self.someoneListens(on: path) {
+            throw ControlServerError(message: "another server is already listening on \(path)")
+        }
+        let bootstrap = ServerBootstrap(group: group)
+            .serverChannelOption(.backlog, value: 64)
+            .childChannelOption(.writeBufferWaterMark, value: .init(low: limits.maxOutputBytes / 2, high: limits.maxOutputBytes))
+            .childChannelInitializer { [self] channel in
+                let handler = MPDConnectionHandler(server: self)
+                let admitted = connections.withLock { c -> Bool in
+                    guard c.count < limits.maxConnections else { return false }
+                    c[ObjectIdentifier(handler)] = handler
+                    return true
+                }
+                guard admitted else {
+                    logger.warning("control socket: too many clients (\(limits.maxConnections)); one refused")
+                    return channel.close()
+                }
+                return channel.eventLoop.makeCompletedFuture { try channel.pipeline.syncOperations.addHandler(handler) }
+            }
+        let ch = try bootstrap.bind(unixDomainSocketPath: path, cleanupExistingSocketFile: true).wait()
+        chmod(path, mode_t(mode))
+        channel.withLock { $0 = ch }
+        socketPath.withLock { $0 = path }
+        logger.info("control socket: listening on \(path)")
+    }
+
+    /// Tells every client that these subsystems changed (MPD's idle events).
+    public func notify(_ subsystems: MPDIdleSubsystems) {
+        for handler in connections.withLock({ Array($0.values) }) { handler.notify(subsystems) }
+    }
+
+    /// Closes the socket and every client, and removes the socket file.
+    public func stop() {
+        if let ch = channel.withLock({ c -> (any Channel)? in defer { c = nil }; return c }) {
+            try? ch.close().wait()
+        }
+        for handler in connections.withLock({ Array($0.values) }) { handler.closeFromServer() }
+        if let path = socketPath.withLock({ p -> String? in defer { p = nil }; return p }) { unlink(path) }
+        try? group.syncShutdownGracefully()
+    }
+
+    func removed(_ handler: MPDConnectionHandler) {
+        _ = connections.withLock { $0.removeValue(forKey: ObjectIdentifier(handler)) }
+    }
+
+    /// Whether a server answers on `path` (then its socket must not be replaced).
+    static func someoneListens(on path: String) -> Bool {
+        guard FileManager.default.fileExists(atPath: path) else { return false }
+        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { return false }
+        defer { close(fd) }
+        var addr = sockaddr_un()
+        addr.sun_family = sa_family_t(AF_UNIX)
+        let bytes = Array(path.utf8)
+        guard bytes.count < MemoryLayout.size(ofValue: addr.sun_path) else { return false }
+        withUnsafeMutableBytes(of: &addr.sun_path) { raw in
+            for (i, b) in bytes.enumerated() { raw[i] = b }
+        }
+        let result = withUnsafePointer(to: &addr) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        return result == 0
+    }
+}
+
+public struct ControlServerError: Error, CustomStringConvertible, Sendable {
+    public var message: String
+    public var description: String { message }
+}

@@ -1,0 +1,122 @@
+import Dispatch
+import Logging
+import MPDProtocol
+import NIOCore
+
+/// One client: bytes in, the session state machine decides, commands run on the command queue,
+/// bytes out. Closes clients that say nothing for the connection timeout (unless idling) and clients
+/// that stop reading while owed more than the output limit.
+///
+/// Thread rules: NIO calls it on its event loop; `notify` and `closeFromServer` hop there.
+final class MPDConnectionHandler: ChannelInboundHandler, @unchecked Sendable {
+    typealias InboundIn = ByteBuffer
+    typealias OutboundOut = ByteBuffer
+
+    private unowned let server: ControlServer
+    private var session = MPDSessionStateMachine()
+    private var client = MPDClientState(tagTypes: Set(MPDTag.tagtypes.map(\.name)))
+    private var context: ChannelHandlerContext?
+    private var busy = false
+    private var timeout: Scheduled<Void>?
+
+    init(server: ControlServer) {
+        self.server = server
+    }
+
+    func channelActive(context: ChannelHandlerContext) {
+        self.context = context
+        armTimeout()
+        drive()
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        timeout?.cancel()
+        self.context = nil
+        server.removed(self)
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        var buffer = unwrapInboundIn(data)
+        if let bytes = buffer.readBytes(length: buffer.readableBytes) { session.receive(bytes) }
+        armTimeout()
+        drive()
+    }
+
+    func channelWritabilityChanged(context: ChannelHandlerContext) {
+        if !context.channel.isWritable {
+            server.logger.warning("control socket: a client stopped reading with more than \(server.limits.maxOutputBytes) bytes owed; closed")
+            context.close(promise: nil)
+        }
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        server.logger.notice("control socket: client error: \(error)")
+        context.close(promise: nil)
+    }
+
+    /// Engine changes: pending for this client, answered at once if it idles.
+    func notify(_ subsystems: MPDIdleSubsystems) {
+        guard let loop = context?.eventLoop else { return }
+        loop.execute { [self] in
+            session.notify(subsystems)
+            drive()
+        }
+    }
+
+    func closeFromServer() {
+        guard let loop = context?.eventLoop else { return }
+        loop.execute { [self] in self.context?.close(promise: nil) }
+    }
+
+    /// Carries out the session's actions until it waits.
+    private func drive() {
+        guard let context, !busy else { return }
+        var wrote = false
+        loop: while true {
+            switch session.nextAction() {
+            case .send(let bytes):
+                context.write(wrapOutboundOut(context.channel.allocator.buffer(bytes: bytes)), promise: nil)
+                wrote = true
+            case .execute(let batch):
+                busy = true
+                let input = client
+                let backend = server.backend
+                let loop = context.eventLoop
+                server.commandQueue.async { [self] in
+                    var state = input
+                    let result = backend.execute(batch, client: &state)
+                    let output = state
+                    loop.execute { [self] in
+                        busy = false
+                        client = output
+                        session.batchFinished(result)
+                        drive()
+                    }
+                }
+                break loop
+            case .close:
+                context.writeAndFlush(wrapOutboundOut(context.channel.allocator.buffer(capacity: 0)), promise: nil)
+                context.close(promise: nil)
+                return
+            case .wait:
+                break loop
+            }
+        }
+        if wrote { context.flush() }
+    }
+
+    /// (Re)starts the connection timeout; a client idling in `idle` is exempt.
+    private func armTimeout() {
+        timeout?.cancel()
+        guard let context else { return }
+        let seconds = server.limits.connectionTimeoutSeconds
+        timeout = context.eventLoop.scheduleTask(in: .seconds(seconds)) { [self] in
+            if session.isIdle || busy {
+                armTimeout()
+            } else {
+                server.logger.notice("control socket: a client said nothing for \(seconds) s; closed")
+                self.context?.close(promise: nil)
+            }
+        }
+    }
+}

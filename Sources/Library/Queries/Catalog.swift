@@ -1,0 +1,133 @@
+public import GRDB
+
+/// One song as the MPD protocol shows it: path, tags (all values), format and length.
+public struct SongRecord: Sendable, Hashable {
+    public var id: Int64
+    /// Path relative to the music folder.
+    public var path: String
+    /// Modification time, Unix seconds.
+    public var modified: Int64
+    public var title: String
+    public var artists: [String]
+    public var album: String
+    public var albumArtists: [String]
+    public var genres: [String]
+    public var composers: [String]
+    public var date: String?
+    public var trackNumber: Int?
+    public var discNumber: Int?
+    public var comment: String?
+    public var musicBrainzTrackID: String?
+    public var sortArtist: String?
+    public var sortAlbum: String?
+    public var sortAlbumArtist: String?
+    public var durationMS: Int
+    public var samples: Int64
+    public var sampleRate: Int
+    public var channels: Int
+    public var bitrate: Int
+}
+
+/// Whole-library reads for the control server: songs by folder, playlists, counts. Unlike the menus'
+/// paged lists these return whole sets, as MPD's protocol does.
+///
+/// Thread rules: any thread; each call is one short read.
+public struct Catalog: Sendable {
+    let db: any DatabaseReader
+
+    public init(_ db: any DatabaseReader) { self.db = db }
+
+    /// Songs whose path lies under `directory` ("" for all), in path order; podcasts included.
+    public func songs(under directory: String) throws -> [SongRecord] {
+        try db.read { db in
+            let values = try Self.multiValues(db)
+            let sql = directory.isEmpty
+                ? "SELECT * FROM tracks ORDER BY path"
+                : "SELECT * FROM tracks WHERE path > ? AND path < ? ORDER BY path"
+            let args: StatementArguments = directory.isEmpty ? [] : [directory + "/", directory + "0"]
+            return try Row.fetchAll(db.cachedStatement(sql: sql), arguments: args).map { Self.record($0, values) }
+        }
+    }
+
+    /// The songs with these ids, in the given order (unknown ids are left out).
+    public func songs(ids: [Int64]) throws -> [SongRecord] {
+        guard !ids.isEmpty else { return [] }
+        return try db.read { db in
+            let values = try Self.multiValues(db, ids: ids)
+            var byID: [Int64: SongRecord] = [:]
+            for chunk in stride(from: 0, to: ids.count, by: 500) {
+                let part = Array(ids[chunk..<min(ids.count, chunk + 500)])
+                let sql = "SELECT * FROM tracks WHERE id IN (\(Array(repeating: "?", count: part.count).joined(separator: ",")))"
+                for row in try Row.fetchAll(db, sql: sql, arguments: StatementArguments(part)) {
+                    let r = Self.record(row, values)
+                    byID[r.id] = r
+                }
+            }
+            return ids.compactMap { byID[$0] }
+        }
+    }
+
+    /// The music folder's playlists: path (relative), name, modification time (Unix seconds).
+    public func playlists() throws -> [(path: String, name: String, modified: Int64)] {
+        try db.read { db in
+            try Row.fetchAll(db, sql: "SELECT path, name, mtime_ns FROM playlists WHERE path IS NOT NULL ORDER BY path").map {
+                (path: $0[0], name: $0[1], modified: ($0[2] as Int64? ?? 0) / 1_000_000_000)
+            }
+        }
+    }
+
+    /// The resolved entries of the playlist at `path` (missing files left out), as track ids.
+    public func playlistTracks(path: String) throws -> [Int64]? {
+        try db.read { db in
+            guard let id = try Int64.fetchOne(db, sql: "SELECT id FROM playlists WHERE path = ?", arguments: [path]) else {
+                return nil
+            }
+            return try Int64.fetchAll(db, sql: """
+                SELECT track_id FROM playlist_entries WHERE playlist_id = ? AND track_id IS NOT NULL ORDER BY position
+                """, arguments: [id])
+        }
+    }
+
+    /// MPD's `stats` counts: distinct Artist and Album values, songs, total seconds, last change.
+    public func statistics() throws -> (artists: Int, albums: Int, songs: Int, playtimeSeconds: Int, updated: Int64) {
+        try db.read { db in
+            let row = try Row.fetchOne(db, sql: """
+                SELECT (SELECT count(*) FROM (
+                            SELECT artist FROM tracks t WHERE NOT EXISTS
+                                (SELECT 1 FROM track_values v WHERE v.track_id = t.id AND v.field = 'artist')
+                            UNION SELECT value FROM track_values WHERE field = 'artist')) AS artists,
+                       (SELECT count(DISTINCT album) FROM tracks) AS albums,
+                       (SELECT count(*) FROM tracks) AS songs,
+                       (SELECT ifnull(sum(duration_ms), 0) / 1000 FROM tracks) AS playtime,
+                       (SELECT ifnull(max(added_at), 0) FROM tracks) AS updated
+                """)!
+            return (row["artists"], row["albums"], row["songs"], row["playtime"], row["updated"])
+        }
+    }
+
+    private static func multiValues(_ db: Database, ids: [Int64]? = nil) throws -> [Int64: [String: [String]]] {
+        // Only tracks with several values of a field have rows here: a small table, read whole.
+        var out: [Int64: [String: [String]]] = [:]
+        for row in try Row.fetchAll(db, sql: "SELECT track_id, field, value FROM track_values ORDER BY track_id, field, position") {
+            out[row[0], default: [:]][row[1], default: []].append(row[2])
+        }
+        return out
+    }
+
+    static func record(_ r: Row, _ values: [Int64: [String: [String]]]) -> SongRecord {
+        let id: Int64 = r["id"]
+        let v = values[id] ?? [:]
+        func list(_ field: String, _ column: String) -> [String] {
+            if let many = v[field] { return many }
+            return (r[column] as String?).map { [$0] } ?? []
+        }
+        return SongRecord(
+            id: id, path: r["path"], modified: (r["mtime_ns"] as Int64) / 1_000_000_000, title: r["title"],
+            artists: list("artist", "artist"), album: r["album"], albumArtists: list("album_artist", "album_artist"),
+            genres: list("genre", "genre"), composers: list("composer", "composer"), date: r["date"],
+            trackNumber: r["track_number"], discNumber: r["disc_number"], comment: r["comment"],
+            musicBrainzTrackID: r["musicbrainz_trackid"], sortArtist: r["sort_artist"], sortAlbum: r["sort_album"],
+            sortAlbumArtist: r["sort_album_artist"], durationMS: r["duration_ms"], samples: r["samples"] ?? 0,
+            sampleRate: r["sample_rate"] ?? 0, channels: r["channels"] ?? 0, bitrate: r["bitrate"] ?? 0)
+    }
+}

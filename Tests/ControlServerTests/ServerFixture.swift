@@ -1,0 +1,122 @@
+import ClickWheelCore
+import ClickWheelTestKit
+import ControlServer
+import Foundation
+import GRDB
+import Library
+import Logging
+import MPDProtocol
+import Testing
+
+/// A control server on a temporary socket over the indexed fixture library, with a fixed player state.
+final class ServerFixture: @unchecked Sendable {
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
+    static let music = root.appendingPathComponent("Tests/LibraryTests/Fixtures/music").path
+
+    /// The fixture library, indexed once per test process.
+    static let pool: DatabasePool = {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("cw-server-lib-\(UUID().uuidString)")
+        try! FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        let pool = try! LibraryDatabase.open(at: dir.appendingPathComponent("lib.sqlite").path)
+        var quiet = Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() })
+        quiet.logLevel = .critical
+        _ = try! LibraryScanner(musicFolder: music, database: pool, logger: quiet).run()
+        return pool
+    }()
+
+    struct FixedPlayer: PlayerStateSource {
+        var state: PlayerSnapshot
+        func snapshot() -> PlayerSnapshot { state }
+    }
+
+    let dir: URL
+    let socket: String
+    let server: ControlServer
+    let player: PlayerSnapshot
+
+    init(limits: ControlServer.Limits = ControlServer.Limits(), player: PlayerSnapshot? = nil) throws {
+        dir = URL(fileURLWithPath: "/tmp").appendingPathComponent("cws-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        socket = dir.appendingPathComponent("socket").path
+        let state = player ?? PlayerSnapshot(
+            status: .stopped, queue: [], current: nil, elapsedMS: 0, volume: 40, shuffle: false, repeatMode: .off,
+            queueVersion: 1)
+        self.player = state
+        var logger = Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() })
+        logger.logLevel = .critical
+        server = ControlServer(
+            backend: ControlCommands(catalog: Catalog(Self.pool), player: FixedPlayer(state: state)), limits: limits,
+            logger: logger)
+        try server.start(socketPath: socket)
+    }
+
+    deinit {
+        server.stop()
+        try? FileManager.default.removeItem(at: dir)
+    }
+
+    /// Runs a program (mpc, python3) and returns its standard output; fails the test on a non-zero exit.
+    func run(_ program: String, _ args: [String], sourceLocation: SourceLocation = #_sourceLocation) throws -> String {
+        let r = try ChildProcess.run(program, args)
+        #expect(r.status == 0, "\(program) \(args): \(r.stderr)", sourceLocation: sourceLocation)
+        return r.stdout
+    }
+}
+
+/// A raw protocol client: bytes in, bytes out, reading until OK/ACK or the connection closes.
+final class RawClient {
+    let fd: Int32
+
+    init(_ path: String) throws {
+        fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        var addr = sockaddr_un()
+        addr.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &addr.sun_path) { raw in
+            for (i, b) in path.utf8.enumerated() { raw[i] = b }
+        }
+        let r = withUnsafePointer(to: &addr) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        guard r == 0 else { throw POSIXError(.ECONNREFUSED) }
+        var tv = timeval(tv_sec: 10, tv_usec: 0)
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, socklen_t(MemoryLayout<timeval>.size))
+    }
+
+    deinit { close(fd) }
+
+    func send(_ bytes: [UInt8]) { _ = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) } }
+
+    func send(_ text: String) { send(Array(text.utf8)) }
+
+    /// Reads until the response ends (a line `OK`, `ACK …`, or the greeting) or the peer closes.
+    func response() -> String {
+        var data: [UInt8] = []
+        var buf = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let n = read(fd, &buf, buf.count)
+            if n <= 0 { break }
+            data += buf[0..<n]
+            let text = String(decoding: data, as: UTF8.self)
+            if text.hasSuffix("OK\n") || text.hasSuffix("\n") && text.split(separator: "\n").last?.hasPrefix("ACK ") == true
+                || (text.hasPrefix("OK MPD") && text.hasSuffix("\n") && text.split(separator: "\n").count == 1)
+            {
+                break
+            }
+        }
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    /// True when the server closed the connection: end of file, or a reset (a close with our bytes
+    /// still unread on its side); false when a byte arrives or the 10 s receive timeout passes.
+    func isClosed() -> Bool {
+        var b: UInt8 = 0
+        let n = read(fd, &b, 1)
+        return n == 0 || (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK)
+    }
+
+    func roundTrip(_ line: String) -> String {
+        send(line + "\n")
+        return response()
+    }
+}
