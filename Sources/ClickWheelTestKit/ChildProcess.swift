@@ -39,8 +39,22 @@ public struct ChildProcess {
         defer { argv.forEach { free($0) } }
         let env = (environment ?? ProcessInfo.processInfo.environment).map { strdup("\($0.key)=\($0.value)") } + [nil]
         defer { env.forEach { free($0) } }
+        // The child starts with no blocked signals and default handlers: a test runner's threads block
+        // signals, and a daemon (tmux) that inherited that mask would never see its own SIGTERM.
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var none = sigset_t()
+        sigemptyset(&none)
+        posix_spawnattr_setsigmask(&attributes, &none)
+        var all = sigset_t()
+        sigfillset(&all)
+        sigdelset(&all, SIGKILL)
+        sigdelset(&all, SIGSTOP)
+        posix_spawnattr_setsigdefault(&attributes, &all)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
         var child = pid_t()
-        let rc = posix_spawnp(&child, path, &actions, nil, argv, env)
+        let rc = posix_spawnp(&child, path, &actions, &attributes, argv, env)
         close(outPipe[1])
         close(errPipe[1])
         guard rc == 0 else {
