@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# evdev-tests.sh - runs the evdev reader tests against fake input devices under umockdev.
+#
+# Usage:  contrib/ci/evdev-tests.sh [rotary|buttons|touchpad ...]     (default: all three)
+#
+# No /dev/input or uinput needed: umockdev-run (LD_PRELOAD) gives the child a fake /sys and
+# /dev/input/eventN answering libevdev's ioctls (Tests/DevicesTests/Evdev/NAME.ioctl) and replays
+# NAME.evemu into the node. The preload applies to everything under umockdev-run, so the build runs
+# first, outside it; then each device gets its own umockdev-run (its trace's clock starts there) with
+# only the tests for that device (`--filter`). The tests read CW_TEST_EVDEV_DIR and
+# CW_TEST_EVDEV_DEVICES; without them they are skipped.
+# Regenerate the fixtures after editing Tests/DevicesTests/Evdev/mkmock.py (or on a host whose `long`
+# is not 8 bytes): python3 Tests/DevicesTests/Evdev/mkmock.py
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+EV=Tests/DevicesTests/Evdev
+die() { printf '[evdev-tests] ERROR: %s\n' "$*" >&2; exit 1; }
+command -v umockdev-run >/dev/null || die "umockdev-run missing (apt-get install umockdev)"
+
+devices=("$@")
+[ ${#devices[@]} -gt 0 ] || devices=(rotary buttons touchpad)
+
+swift build --build-tests
+
+declare -A tests=(
+  [rotary]=rotaryEncoderWithBounceGivesOneStepPerDetent
+  [buttons]=gpioKeyBoardGivesClicksAndAHold
+  [touchpad]=touchpadCirclesTapsRetouchAndADroppedBuffer
+)
+rc=0
+for d in "${devices[@]}"; do
+  [ -n "${tests[$d]:-}" ] || die "unknown device '$d' (rotary|buttons|touchpad)"
+  node="$(sed -n 's/^# device //p' "$EV/$d.evemu")"
+  echo "[evdev-tests] $d on $node" >&2
+  if ! CW_TEST_EVDEV_DIR=/dev/input CW_TEST_EVDEV_DEVICES="$d" timeout 120 \
+       umockdev-run -d "$EV/$d.umockdev" -i "$node=$EV/$d.ioctl" -e "$node=$EV/$d.evemu" -- \
+       swift test --skip-build --filter "DevicesTests.(EvdevReplayTests|EvdevDiscoveryTests)"; then
+    echo "[evdev-tests] $d: FAILED" >&2; rc=1
+  fi
+done
+[ "$rc" = 0 ] && echo "[evdev-tests] all passed: ${devices[*]}" >&2
+exit "$rc"
