@@ -34,7 +34,7 @@ for d in "${devices[@]}"; do
   echo "[evdev-tests] $d on $node" >&2
   if ! CW_TEST_EVDEV_DIR=/dev/input CW_TEST_EVDEV_DEVICES="$d" timeout 120 \
        umockdev-run -d "$EV/$d.umockdev" -i "$node=$EV/$d.ioctl" -e "$node=$EV/$d.evemu" -- \
-       swift test --skip-build --filter "DevicesTests.(EvdevReplayTests|EvdevDiscoveryTests)"; then
+       swift test --skip-build --filter "DevicesTests.EvdevReplayTests"; then
     echo "[evdev-tests] $d: FAILED" >&2; rc=1
   fi
 done
