@@ -122,4 +122,11 @@ public struct EvdevObservation: Hashable, Sendable {
     public var time: Timestamp
     /// The wheel steps and button edges it completed.
     public var decoded: [InputEvent]
+
+    public init(path: String, event: EvdevEvent, time: Timestamp, decoded: [InputEvent]) {
+        self.path = path
+        self.event = event
+        self.time = time
+        self.decoded = decoded
+    }
 }

@@ -1,9 +1,9 @@
 import Glibc
 
 /// Blocking sleeps for device threads (never the cooperative pool): `usleep`.
-enum SystemSleep {
+public enum SystemSleep {
     /// Sleeps at least `n` microseconds.
-    static func microseconds(_ n: Int) {
+    public static func microseconds(_ n: Int) {
         guard n > 0 else { return }
         usleep(UInt32(n))
     }

@@ -65,4 +65,14 @@ struct LCDprocDisplayTests {
         }
         #expect(shown?.first?.hasPrefix("After restart") == true, "the client came back by itself")
     }
+
+    @Test func theDebugLCDPatternRunsOnLCDd() async throws {
+        let display = try LCDprocDisplay(host: LCDd.host, port: LCDd.port)
+        defer { display.close() }
+        var notes: [String] = []
+        try LCDTestPattern.run(on: display, log: { notes.append($0) }, sleepMS: { _ in })
+        #expect(notes.contains { $0.hasPrefix("custom glyphs page 2") })
+        let shown = try await LCDd.waitForFrame { $0.first?.hasPrefix("Scroll test") == true }
+        #expect(shown?.first?.hasPrefix("Scroll test") == true)
+    }
 }
