@@ -63,7 +63,8 @@ public struct EvdevCapabilities: Hashable, Sendable, CustomStringConvertible {
         }
         let ring = touchRanges.map {
             TouchRingDecoder(
-                xRange: .init(min: $0.x.minimum, max: $0.x.maximum), yRange: .init(min: $0.y.minimum, max: $0.y.maximum),
+                xRange: .init(min: $0.x.minimum, max: $0.x.maximum),
+                yRange: .init(min: $0.y.minimum, max: $0.y.maximum),
                 degreesPerStep: profile.degreesPerStep, deadZone: profile.deadZone, inverted: profile.inverted)
         }
         return WheelDecoder(rotary: rotary, touchRing: ring, buttons: profile.buttons)

@@ -29,7 +29,8 @@ public final class HD44780Writer {
         now: @escaping () -> Timestamp = MonotonicClock.now,
         sleep: @escaping (_ microseconds: Int) -> Void = HD44780Writer.systemSleep
     ) {
-        precondition(geometry.rows <= 4 && geometry.columns <= 40 && geometry.rows * geometry.columns <= 80,
+        precondition(
+            geometry.rows <= 4 && geometry.columns <= 40 && geometry.rows * geometry.columns <= 80,
             "one HD44780 drives at most 80 cells (40x4 needs two controllers)")
         self.sink = sink
         self.geometry = geometry

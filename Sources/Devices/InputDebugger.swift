@@ -31,7 +31,9 @@ public final class InputDebugger: Sendable {
                 print(Self.line(for: observation))
                 for e in observation.decoded {
                     guard case .button(let b, let phase, let t) = e else { continue }
-                    for g in gestures.state.withLock({ $0.feed(b, phase, at: t) }) { print("  gesture: \(Self.words(g))") }
+                    for g in gestures.state.withLock({ $0.feed(b, phase, at: t) }) {
+                        print("  gesture: \(Self.words(g))")
+                    }
                 }
             })
     }
@@ -58,7 +60,9 @@ public final class InputDebugger: Sendable {
     /// Starts reading; prints which devices are open.
     public func start() throws {
         try input.start { _ in }
-        print(input.openDevices.isEmpty ? "no usable input device yet; waiting" : "reading " + input.openDevices.joined(separator: ", "))
+        print(
+            input.openDevices.isEmpty
+                ? "no usable input device yet; waiting" : "reading " + input.openDevices.joined(separator: ", "))
     }
 
     /// Reports holds and repeats that came due while buttons are down.

@@ -50,7 +50,8 @@ final class InputDirectoryWatcher: @unchecked Sendable {
         defer { buffer.deallocate() }
         while true {
             var fds = [
-                pollfd(fd: fd, events: Int16(POLLIN), revents: 0), pollfd(fd: wake.readFD, events: Int16(POLLIN), revents: 0),
+                pollfd(fd: fd, events: Int16(POLLIN), revents: 0),
+                pollfd(fd: wake.readFD, events: Int16(POLLIN), revents: 0),
             ]
             if poll(&fds, 2, -1) < 0 {
                 if errno == EINTR { continue }

@@ -15,9 +15,10 @@ public enum LCDTestPattern {
 
     /// Every glyph the renderer may use, in pages of at most 8 (the CGRAM size).
     public static let glyphPages: [[Glyph]] = {
-        let all: [Glyph] = [
-            .play, .pause, .stop, .shuffle, .repeatAll, .repeatOne, .unplayed, .partlyPlayed, .lock, .speaker,
-        ] + (1...5).map { .bar($0) }
+        let all: [Glyph] =
+            [
+                .play, .pause, .stop, .shuffle, .repeatAll, .repeatOne, .unplayed, .partlyPlayed, .lock, .speaker,
+            ] + (1...5).map { .bar($0) }
         return stride(from: 0, to: all.count, by: 8).map { Array(all[$0..<min($0 + 8, all.count)]) }
     }()
 
@@ -72,7 +73,8 @@ public enum LCDTestPattern {
 
     /// Shows every step on `display` (backlight blinked once at the end); `log` gets each note.
     public static func run(
-        on display: any TextDisplay, log: (String) -> Void, sleepMS: (Int) -> Void = { SystemSleep.microseconds($0 * 1000) }
+        on display: any TextDisplay, log: (String) -> Void,
+        sleepMS: (Int) -> Void = { SystemSleep.microseconds($0 * 1000) }
     ) throws {
         try display.setBacklight(true)
         for step in steps(geometry: display.geometry, charset: display.charset) {

@@ -70,7 +70,9 @@ final class LCDprocConnection {
         for c in commands {
             var mine: [LCDprocLines.Line] = []
             for _ in 0..<c.replies { mine.append(try nextReply()) }
-            if let bad = mine.first(where: { if case .failure = $0 { true } else { false } }), case .failure(let why) = bad {
+            if let bad = mine.first(where: { if case .failure = $0 { true } else { false } }),
+                case .failure(let why) = bad
+            {
                 throw LCDprocError.rejected(c.line, why)
             }
             answers.append(mine)
@@ -81,7 +83,9 @@ final class LCDprocConnection {
     private func write(_ bytes: [UInt8]) throws(LCDprocError) {
         var offset = 0
         while offset < bytes.count {
-            let n = bytes.withUnsafeBytes { Glibc.send(fd, $0.baseAddress! + offset, $0.count - offset, Int32(MSG_NOSIGNAL)) }
+            let n = bytes.withUnsafeBytes {
+                Glibc.send(fd, $0.baseAddress! + offset, $0.count - offset, Int32(MSG_NOSIGNAL))
+            }
             if n < 0 {
                 if errno == EINTR { continue }
                 throw LCDprocError.disconnected(endpoint, String(cString: strerror(errno)))

@@ -15,7 +15,8 @@ public struct PCF8574PinMap: Hashable, Sendable {
 
     public init(rs: Int, rw: Int, enable: Int, backlight: Int, data: [Int], backlightActiveHigh: Bool = true) {
         let pins = [rs, rw, enable, backlight] + data
-        precondition(data.count == 4 && pins.allSatisfy { (0...7).contains($0) } && Set(pins).count == 8,
+        precondition(
+            data.count == 4 && pins.allSatisfy { (0...7).contains($0) } && Set(pins).count == 8,
             "a pin map uses each of P0…P7 once")
         self.rs = rs
         self.rw = rw

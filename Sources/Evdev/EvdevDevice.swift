@@ -107,26 +107,3 @@ public final class EvdevDevice {
         return event
     }
 }
-
-/// A device's bus, vendor, product and version numbers.
-public struct EvdevID: Hashable, Sendable, CustomStringConvertible {
-    public var bus: UInt16
-    public var vendor: UInt16
-    public var product: UInt16
-    public var version: UInt16
-
-    public init(bus: UInt16, vendor: UInt16, product: UInt16, version: UInt16) {
-        self.bus = bus
-        self.vendor = vendor
-        self.product = product
-        self.version = version
-    }
-
-    public var description: String {
-        func hex(_ v: UInt16) -> String {
-            let s = String(v, radix: 16)
-            return String(repeating: "0", count: 4 - s.count) + s
-        }
-        return "bus 0x\(hex(bus)) vendor 0x\(hex(vendor)) product 0x\(hex(product)) version 0x\(hex(version))"
-    }
-}

@@ -1,9 +1,10 @@
 import ClickWheelCore
-@testable import Devices
 import Evdev
 import Glibc
 import Synchronization
 import Testing
+
+@testable import Devices
 
 /// Discovery and hotplug pieces that need no input device: classification, profiles, the inotify
 /// watcher and the wrapper's errors on nodes that are not evdev devices.
@@ -36,7 +37,8 @@ import Testing
         #expect(caps([(1, 200), (1, KeyCode.up)], profile: remote).keys == [200])
         let decoder = caps([(1, 200)], profile: remote).decoder(profile: remote)
         var d = decoder
-        #expect(d.feed(RawInputEvent(time: .ms(1), type: 1, code: 200, value: 1)) == [.button(.select, .down, at: .ms(1))])
+        #expect(
+            d.feed(RawInputEvent(time: .ms(1), type: 1, code: 200, value: 1)) == [.button(.select, .down, at: .ms(1))])
     }
 
     @Test func profilesMatchByPathOrNameFirstWins() {
@@ -109,7 +111,9 @@ final class TemporaryDirectory {
         for name in EvdevInput.eventNodes(in: path) + ["mouse0"] { unlink(path + "/" + name) }
         if let dir = opendir(path) {
             while let entry = readdir(dir) {
-                let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+                let name = withUnsafeBytes(of: entry.pointee.d_name) {
+                    String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self)
+                }
                 if name != "." && name != ".." { unlink(path + "/" + name) }
             }
             closedir(dir)

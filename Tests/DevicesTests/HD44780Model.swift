@@ -79,7 +79,8 @@ final class HD44780Model: ByteSink, @unchecked Sendable {
 
     private func execute(_ value: UInt8, rs: Bool) {
         if now < busyUntil {
-            violations.append("0x\(String(value, radix: 16)) \(rs ? "data" : "instruction") \(busyUntil - now) µs early")
+            violations.append(
+                "0x\(String(value, radix: 16)) \(rs ? "data" : "instruction") \(busyUntil - now) µs early")
         }
         busyUntil = now + 37
         if rs { return writeData(value) }
@@ -113,7 +114,8 @@ final class HD44780Model: ByteSink, @unchecked Sendable {
         if increment {
             address = twoLines ? (address == 0x27 ? 0x40 : address == 0x67 ? 0x00 : address + 1) : (address + 1) % 0x50
         } else {
-            address = twoLines ? (address == 0x40 ? 0x27 : address == 0x00 ? 0x67 : address - 1) : (address + 0x4F) % 0x50
+            address =
+                twoLines ? (address == 0x40 ? 0x27 : address == 0x00 ? 0x67 : address - 1) : (address + 0x4F) % 0x50
         }
     }
 

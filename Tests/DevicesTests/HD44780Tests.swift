@@ -44,7 +44,10 @@ import Testing
         let g = DisplayGeometry(columns: 16, rows: 2)
         let (writer, model) = setUp(g)
         try writer.draw(frame(["Müller ° 10µs", "Café ~ back\\"], g))
-        #expect(model.codes(row: 0, columns: 16).prefix(13) == [0x4D, 0xF5, 0x6C, 0x6C, 0x65, 0x72, 0x20, 0xDF, 0x20, 0x31, 0x30, 0xE4, 0x73])
+        #expect(
+            model.codes(row: 0, columns: 16).prefix(13) == [
+                0x4D, 0xF5, 0x6C, 0x6C, 0x65, 0x72, 0x20, 0xDF, 0x20, 0x31, 0x30, 0xE4, 0x73,
+            ])
         #expect(model.text(row: 1, columns: 16) == padded("Cafe - back/", 16), "no ¥ or → for \\ and ~")
     }
 
@@ -58,7 +61,8 @@ import Testing
         try writer.draw(f)
         #expect(model.glyph(0) == Glyph.play.bitmap && model.glyph(1) == Glyph.bar(3).bitmap)
         #expect(model.codes(row: 0, columns: 16)[0] == 0 && model.codes(row: 1, columns: 16).prefix(2) == [1, 1])
-        #expect(model.text(row: 0, columns: 16) == padded("⁰ Now Playing", 16), "text after CGRAM writes lands in DDRAM")
+        #expect(
+            model.text(row: 0, columns: 16) == padded("⁰ Now Playing", 16), "text after CGRAM writes lands in DDRAM")
         var g2 = frame(["  Now Playing"], g)
         g2.put(.pause, row: 0, column: 0)
         g2.put(.bar(3), row: 1, column: 0)
@@ -114,7 +118,9 @@ import Testing
         #expect(throws: HD44780Model.BusError.self) { try writer.draw(frame(["After", "error"], g)) }
         model.loseAnEdge()
         try writer.draw(frame(["After", "error"], g))
-        #expect(model.text(row: 0, columns: 16) == padded("After", 16) && model.text(row: 1, columns: 16) == padded("error", 16))
+        #expect(
+            model.text(row: 0, columns: 16) == padded("After", 16)
+                && model.text(row: 1, columns: 16) == padded("error", 16))
     }
 
     @Test func backlightIsOneExpanderByteWithTheBitOfThePinMap() throws {

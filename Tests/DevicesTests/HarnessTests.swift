@@ -10,7 +10,8 @@ import Testing
     @Test(arguments: [DisplayGeometry(columns: 16, rows: 2), DisplayGeometry(columns: 20, rows: 4)])
     func theTestPatternFillsTheDisplayAndLoadsEveryGlyph(geometry: DisplayGeometry) throws {
         let steps = LCDTestPattern.steps(geometry: geometry, charset: .hd44780A00)
-        #expect(steps[0].frame.text(row: 0) == String("1234567890123456789012345678901234567890".prefix(geometry.columns)))
+        #expect(
+            steps[0].frame.text(row: 0) == String("1234567890123456789012345678901234567890".prefix(geometry.columns)))
         #expect(steps[0].frame.text(row: geometry.rows - 1).hasPrefix("\(geometry.rows)"))
         #expect(LCDTestPattern.glyphPages.allSatisfy { $0.count <= 8 })
         #expect(LCDTestPattern.glyphPages.joined().count == 15)

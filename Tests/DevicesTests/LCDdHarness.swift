@@ -74,7 +74,9 @@ enum LCDd {
             posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK))
             let argv: [UnsafeMutablePointer<CChar>?] = [strdup(path), nil]
             defer { for a in argv { free(a) } }
-            guard posix_spawn(&pid, path, &actions, &attributes, argv, environ) == 0 else { throw CocoaError(.executableLoad) }
+            guard posix_spawn(&pid, path, &actions, &attributes, argv, environ) == 0 else {
+                throw CocoaError(.executableLoad)
+            }
             var status: Int32 = 0
             while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
             guard status == 0 else { throw CocoaError(.executableLoad) }

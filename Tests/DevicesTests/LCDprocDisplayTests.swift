@@ -1,6 +1,7 @@
 import ClickWheelCore
-@testable import Devices
 import Testing
+
+@testable import Devices
 
 /// `LCDprocDisplay` against a real LCDd 0.5.9 with the text driver (contrib/ci/lcdd-tests.sh), read
 /// back from the frames the driver prints. Serialized: they share one LCDd, and one restarts it.
@@ -24,7 +25,7 @@ struct LCDprocDisplayTests {
         var f = frame(["Café Müller", #"Say "hi" \o/"#], columns: columns, rowCount: rows)
         try display.show(f)
         let shown = try await LCDd.waitForFrame { $0.first == padded("Café Müller", columns) }
-        #expect(shown?.first == padded("Café Müller", columns), "Latin-1 é and ü reach the display as one cell each")
+        #expect(shown?.first == padded("Café Müller", columns), "Latin-1 é and ü reach LCDd as one cell each")
         #expect(shown?[1] == padded(#"Say "hi" \o/"#, columns))
         let before = display.commandsSent
         try display.show(f)

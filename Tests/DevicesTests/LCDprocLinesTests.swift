@@ -6,7 +6,8 @@ import Testing
     @Test func repliesAndAsynchronousLinesAreToldApartAcrossChunks() {
         var lines = LCDprocLines()
         #expect(lines.feed(Array("succ".utf8)).isEmpty)
-        let out = lines.feed(Array("ess\nlisten clickwheel\r\nsuccess\nkey Up\nhuh? Unknown widget id\nmenuevent x\n".utf8))
+        let out = lines.feed(
+            Array("ess\nlisten clickwheel\r\nsuccess\nkey Up\nhuh? Unknown widget id\nmenuevent x\n".utf8))
         #expect(
             out == [
                 .success, .event("listen clickwheel"), .success, .event("key Up"), .failure("Unknown widget id"),
