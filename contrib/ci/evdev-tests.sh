@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # evdev-tests.sh - runs the evdev reader tests against fake input devices under umockdev.
 #
-# Usage:  contrib/ci/evdev-tests.sh [rotary|buttons|touchpad|debugger ...]     (default: all four)
+# Usage:  contrib/ci/evdev-tests.sh [rotary|buttons|touchpad|debugger|hotplug ...]   (default: all five)
 #
 # No /dev/input or uinput needed: umockdev-run (LD_PRELOAD) gives the child a fake /sys and
 # /dev/input/eventN answering libevdev's ioctls (Tests/DevicesTests/Evdev/NAME.ioctl) and replays
@@ -18,19 +18,19 @@ die() { printf '[evdev-tests] ERROR: %s\n' "$*" >&2; exit 1; }
 command -v umockdev-run >/dev/null || die "umockdev-run missing (apt-get install umockdev)"
 
 runs=("$@")
-[ ${#runs[@]} -gt 0 ] || runs=(rotary buttons touchpad debugger)
+[ ${#runs[@]} -gt 0 ] || runs=(rotary buttons touchpad debugger hotplug)
 
 swift build --build-tests
 
 # run name -> the fake device it replays and the suite whose tests check it. A trace is replayed
 # once per umockdev-run, so two readers of one device need two runs.
-declare -A device=([rotary]=rotary [buttons]=buttons [touchpad]=touchpad [debugger]=buttons)
+declare -A device=([rotary]=rotary [buttons]=buttons [touchpad]=touchpad [debugger]=buttons [hotplug]=rotary)
 declare -A suite=([rotary]=EvdevReplayTests [buttons]=EvdevReplayTests [touchpad]=EvdevReplayTests
-                  [debugger]=HarnessTests)
+                  [debugger]=HarnessTests [hotplug]=EvdevHotplugTests)
 rc=0
 for run in "${runs[@]}"; do
   d="${device[$run]:-}"
-  [ -n "$d" ] || die "unknown run '$run' (rotary|buttons|touchpad|debugger)"
+  [ -n "$d" ] || die "unknown run '$run' (rotary|buttons|touchpad|debugger|hotplug)"
   node="$(sed -n 's/^# device //p' "$EV/$d.evemu")"
   echo "[evdev-tests] $run: $d on $node" >&2
   if ! CW_TEST_EVDEV_DIR=/dev/input CW_TEST_EVDEV_DEVICES="$run" timeout 120 \
