@@ -120,11 +120,11 @@ public final class EvdevInput: InputSource, @unchecked Sendable {
     /// Opens `path` if it is not open yet and fits; logs what it became. Any thread.
     private func attach(path: String) {
         guard let number = Self.deviceNumber(path) else { return }
-        let already = state.withLock { s in
-            for r in s.finished { r.stop() }
-            s.finished = []
-            return s.readers.values.contains { $0.deviceNumber == number } || s.sink == nil
+        let (already, ended) = state.withLock { s in
+            defer { s.finished = [] }
+            return (s.readers.values.contains { $0.deviceNumber == number } || s.sink == nil, s.finished)
         }
+        for r in ended { r.stop() }
         guard !already else { return }
         let device: EvdevDevice
         do {
