@@ -111,7 +111,12 @@ public final class LCDprocDisplay: TextDisplay {
             ("screen_set \(s) -priority foreground -heartbeat off -backlight \(backlight ? "on" : "off")", 3),
         ]
         for row in 1...geometry.rows { commands.append(("widget_add \(s) r\(row) string", 1)) }
-        try connection?.send(commands)
+        // `noop` last: its distinct answer proves every reply above was counted (one per option).
+        commands.append(("noop", 1))
+        let replies = try connection?.send(commands)
+        guard replies == nil || replies?.last == [.other("noop complete")] else {
+            throw LCDprocError.handshake("replies out of step: \(replies?.last ?? [])")
+        }
         sentRows = Array(repeating: nil, count: geometry.rows)
     }
 
