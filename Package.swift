@@ -32,15 +32,22 @@ let package = Package(
         .systemLibrary(
             name: "CPulse",
             providers: [.apt(["libpulse-dev"])]),
+        // Linux I2C (linux/i2c-dev.h, kernel headers only): the I2C_SLAVE ioctl shim.
+        .systemLibrary(name: "CI2C"),
 
         // Thin wrappers: one class owns each C handle, typed errors per library.
         .target(name: "Mpg123", dependencies: ["CMpg123"], swiftSettings: strict),
+        .target(name: "Evdev", dependencies: ["CEvdev"], swiftSettings: strict),
+        .target(name: "I2C", dependencies: ["CI2C"], swiftSettings: strict),
 
         // The pure core: no C imports, no I/O, no sleeping.
         .target(name: "ClickWheelCore", swiftSettings: strict),
 
-        // Devices: terminal display and keyboard input (and later evdev, LCDproc, HD44780).
-        .target(name: "Devices", dependencies: ["ClickWheelCore"], swiftSettings: strict),
+        // Devices: terminal display, keyboard and evdev input, LCDproc client, HD44780 over I2C.
+        .target(
+            name: "Devices",
+            dependencies: ["ClickWheelCore", "Evdev", "I2C", .product(name: "Logging", package: "swift-log")],
+            swiftSettings: strict),
 
         // Test doubles and fixtures for the core (in-memory library, scripted engine driver).
         .target(name: "ClickWheelTestKit", dependencies: ["ClickWheelCore"], swiftSettings: strict),
@@ -120,7 +127,10 @@ let package = Package(
         .testTarget(name: "ClickWheelConfigTests", dependencies: ["ClickWheelConfig", "ClickWheelCore"], swiftSettings: strict),
         // End to end: the real binary in tmux (needs only the built executable).
         .testTarget(name: "EndToEndTests", dependencies: ["ClickWheelTestKit"], swiftSettings: strict),
-        .testTarget(name: "DevicesTests", dependencies: ["Devices", "ClickWheelCore"], swiftSettings: strict),
+        .testTarget(
+            name: "DevicesTests",
+            dependencies: ["Devices", "Evdev", "ClickWheelCore", .product(name: "Logging", package: "swift-log")],
+            exclude: ["Evdev"], swiftSettings: strict),
     ],
     swiftLanguageModes: [.v6]
 )

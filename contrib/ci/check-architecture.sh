@@ -11,12 +11,12 @@ imports() { grep -rhoE '^\s*(@_implementationOnly\s+|@testable\s+|public\s+|pack
 if [ -d Sources/ClickWheelCore ]; then
   for m in $(imports Sources/ClickWheelCore); do
     case "$m" in
-      C[A-Z]*|Glibc|Musl|Foundation|FoundationEssentials|Dispatch|GRDB|NIO*|Library|Playback|MPDProtocol|Devices|ControlServer|Mpg123|Pulse|Evdev)
+      C[A-Z]*|Glibc|Musl|Foundation|FoundationEssentials|Dispatch|GRDB|NIO*|Library|Playback|MPDProtocol|Devices|ControlServer|Mpg123|Pulse|Evdev|I2C)
         say "ClickWheelCore imports $m: the core must stay pure Swift (no C, no I/O)";;
     esac
   done
 fi
-for c in CMpg123:Mpg123 CPulse:Pulse CEvdev:Evdev; do
+for c in CMpg123:Mpg123 CPulse:Pulse CEvdev:Evdev CI2C:I2C; do
   module=${c%%:*}; wrapper=${c#*:}
   for dir in Sources/*/; do
     name=$(basename "$dir")

@@ -1,0 +1,310 @@
+#!/usr/bin/env python3
+"""mkmock.py - writes the fake evdev devices and traces of ClickWheel's evdev tests (output is committed).
+
+    python3 Tests/DevicesTests/Evdev/mkmock.py        (writes next to this file)
+
+For each device below it writes, for umockdev-run (see contrib/ci/evdev-tests.sh):
+    NAME.umockdev  sysfs + udev description (-d); creates /dev/input/eventN
+    NAME.ioctl     answers to the evdev ioctls libevdev issues (-i /dev/input/eventN=NAME.ioctl)
+    NAME.evemu     the trace to replay (-e /dev/input/eventN=NAME.evemu)
+
+Adapted from the team's shared recipe (ci/evdev/mkmock.py): umockdev replays an ioctl only if the request
+number matches exactly, and the number encodes libevdev's buffer sizes, so the bitmaps follow the host's
+`long` (8 bytes on x86_64/arm64, 4 on armhf): regenerate on the machine that runs the tests when it differs.
+
+Trace rules (umockdev 0.17): the usec field has no leading zero (umockdev reads it with base detection,
+"100.040000" would be octal); no event second may be 32 mod 256 (that byte is eaten); the replay clock
+starts with umockdev-run, so every trace begins with LEAD seconds of nothing (one empty SYN_REPORT) to
+let `swift test` start and open the node before the first real event.
+"""
+import math
+import os
+import struct
+import sys
+
+LONG = struct.calcsize("l")           # bytes per unsigned long on this machine
+
+
+def nlongs_bytes(count):
+    """Size in bytes of an unsigned long bitmap holding `count` bits."""
+    return (count + LONG * 8 - 1) // (LONG * 8) * LONG
+
+
+# Linux input constants (linux/input-event-codes.h) used below.
+EV = dict(SYN=0x00, KEY=0x01, REL=0x02, ABS=0x03, MSC=0x04, SW=0x05, LED=0x11,
+          SND=0x12, REP=0x14, FF=0x15)
+CNT = dict(EV=0x20, KEY=0x300, REL=0x10, ABS=0x40, MSC=0x08, SW=0x11, LED=0x10,
+           SND=0x08, FF=0x80, PROP=0x20)
+KEY = dict(ESC=1, ENTER=28, MENU=139, NEXTSONG=163, PLAYPAUSE=164, PREVIOUSSONG=165,
+           BTN_LEFT=0x110, BTN_TOOL_FINGER=0x145, BTN_TOUCH=0x14A,
+           BTN_TOOL_DOUBLETAP=0x14D)
+REL = dict(X=0x00, Y=0x01, WHEEL=0x08)
+ABS = dict(X=0x00, Y=0x01, PRESSURE=0x18, MT_SLOT=0x2F, MT_POSITION_X=0x35,
+           MT_POSITION_Y=0x36, MT_TRACKING_ID=0x39)
+PROP = dict(POINTER=0x00, BUTTONPAD=0x02)
+BUS = dict(I2C=0x18, HOST=0x19)
+
+SYN_REPORT = (0x00, 0x00, 0)
+
+SYN_DROPPED = (0x00, 0x03, 0)
+LEAD = 4.0          # seconds before the first real event (see the docstring)
+
+# The devices. abs: code -> (value, min, max, fuzz, flat, resolution)
+DEVICES = {
+    # Linux rotary-encoder driver, overlay with relative_axis=1 (REL_X), steps-per-period=2: two
+    # events per detent, and the contacts bounce.
+    "rotary": dict(
+        event="event0", name="rotary@11", phys=None, id=(BUS["HOST"], 0, 0, 0),
+        platform="rotary@11", driver="rotary-encoder", rel=[REL["X"]]),
+    # gpio-keys board with the five buttons, each overlay given its keycode=.
+    "buttons": dict(
+        event="event1", name="gpio_keys", phys="gpio-keys/input0", id=(BUS["HOST"], 0x0001, 0x0001, 0x0100),
+        platform="gpio_keys", driver="gpio-keys",
+        keys=[KEY["ENTER"], KEY["MENU"], KEY["PLAYPAUSE"], KEY["NEXTSONG"], KEY["PREVIOUSSONG"]]),
+    # I2C touchpad used as a touch wheel: ABS_X/ABS_Y 0..1023, two-slot type-B multitouch, BTN_TOUCH.
+    "touchpad": dict(
+        event="event2", name="ClickWheel Touchpad", phys="i2c-1-002c/input0",
+        id=(BUS["I2C"], 0x06CB, 0x7E7E, 0x0100), platform="1-002c", driver="i2c_hid_of",
+        keys=[KEY["BTN_LEFT"], KEY["BTN_TOOL_FINGER"], KEY["BTN_TOUCH"], KEY["BTN_TOOL_DOUBLETAP"]],
+        abs={ABS["X"]: (0, 0, 1023, 0, 0, 10), ABS["Y"]: (0, 0, 1023, 0, 0, 10),
+             ABS["PRESSURE"]: (0, 0, 255, 0, 0, 0), ABS["MT_SLOT"]: (0, 0, 1, 0, 0, 0),
+             ABS["MT_POSITION_X"]: (0, 0, 1023, 0, 0, 10), ABS["MT_POSITION_Y"]: (0, 0, 1023, 0, 0, 10),
+             ABS["MT_TRACKING_ID"]: (0, 0, 65535, 0, 0, 0)},
+        props=[PROP["POINTER"], PROP["BUTTONPAD"]]),
+}
+
+def bitmap(bits, nbytes):
+    b = bytearray(nbytes)
+    for bit in bits:
+        b[bit // 8] |= 1 << (bit % 8)
+    return bytes(b)
+
+
+def hexs(b):
+    return b.hex().upper()
+
+
+def sysfs_bitmap(bits, count):
+    """Kernel sysfs style: space separated hex words, most significant first."""
+    words = [0] * max(1, (count + LONG * 8 - 1) // (LONG * 8))
+    for bit in bits:
+        words[bit // (LONG * 8)] |= 1 << (bit % (LONG * 8))
+    while len(words) > 1 and words[-1] == 0:
+        words.pop()
+    return " ".join("%x" % w for w in reversed(words))
+
+
+def describe(d):
+    keys, rel = d.get("keys", []), d.get("rel", [])
+    absmap, props = d.get("abs", {}), d.get("props", [])
+    ev = [EV["SYN"]] + ([EV["KEY"]] if keys else []) + ([EV["REL"]] if rel else []) \
+        + ([EV["ABS"]] if absmap else [])
+    return ev, keys, rel, absmap, props
+
+
+def ioctl_file(d):
+    ev, keys, rel, absmap, props = describe(d)
+    out = ["@DEV /dev/input/%s" % d["event"],
+           "# generated by mkmock.py for libevdev_set_fd(); %d-byte longs" % LONG]
+
+    def line(name, ret, data):
+        out.append("%s %d %s" % (name, ret, hexs(data)))
+
+    def string(name, s):                       # libevdev passes a 255-byte buffer
+        raw = s.encode() + b"\0"
+        line(name, len(raw), raw.ljust(255, b"\0"))
+
+    line("EVIOCGBIT(0)", nlongs_bytes(CNT["EV"]), bitmap(ev, nlongs_bytes(CNT["EV"])))
+    string("EVIOCGNAME(0)", d["name"])
+    if d.get("phys"):
+        string("EVIOCGPHYS(0)", d["phys"])
+    line("EVIOCGID", 0, struct.pack("<4H", *d["id"]))
+    line("EVIOCGVERSION", 0, struct.pack("<i", 0x010001))
+    line("EVIOCGPROP(0)", nlongs_bytes(CNT["PROP"]), bitmap(props, nlongs_bytes(CNT["PROP"])))
+    for typ, bits, cnt in (("REL", rel, "REL"), ("ABS", list(absmap), "ABS"),
+                           ("LED", [], "LED"), ("KEY", keys, "KEY"), ("SW", [], "SW"),
+                           ("MSC", [], "MSC"), ("FF", [], "FF"), ("SND", [], "SND")):
+        n = nlongs_bytes(CNT[cnt])
+        line("EVIOCGBIT(%d)" % EV[typ], n, bitmap(bits, n))
+    for name, cnt in (("EVIOCGKEY(0)", "KEY"), ("EVIOCGLED(0)", "LED"), ("EVIOCGSW(0)", "SW")):
+        n = nlongs_bytes(CNT[cnt])
+        line(name, n, bytes(n))                 # nothing pressed / lit / switched
+    for code, info in sorted(absmap.items()):
+        line("EVIOCGABS(%d)" % code, 0, struct.pack("<6i", *info))
+    if ABS["MT_SLOT"] in absmap:
+        slots = absmap[ABS["MT_SLOT"]][2] + 1
+        # struct input_mt_request_layout { __u32 code; __s32 values[slots]; }
+        # One answer serves every axis: -1 = "no contact" for TRACKING_ID.
+        line("EVIOCGMTSLOTS(0)", 0,
+             struct.pack("<I%di" % slots, ABS["MT_TRACKING_ID"], *([-1] * slots)))
+    return "\n".join(out) + "\n"
+
+
+def umockdev_file(d):
+    ev, keys, rel, absmap, props = describe(d)
+    num = int(d["event"].replace("event", ""))
+    inp = "/devices/platform/%s/input/input%d" % (d["platform"], num)
+    bus, ven, prod, ver = d["id"]
+    kind = "ID_INPUT_TOUCHPAD=1" if absmap else ("ID_INPUT_KEY=1" if keys else "ID_INPUT_MOUSE=1")
+    L = []
+    L += ["P: %s/%s" % (inp, d["event"]),
+          "N: input/%s" % d["event"],
+          "E: DEVNAME=/dev/input/%s" % d["event"],
+          "E: SUBSYSTEM=input",
+          "E: MAJOR=13", "E: MINOR=%d" % (64 + num),
+          "E: ID_INPUT=1", "E: %s" % kind,
+          "A: dev=13:%d" % (64 + num),
+          "L: device=../../input%d" % num, ""]
+    L += ["P: %s" % inp,
+          "E: SUBSYSTEM=input",
+          'E: NAME="%s"' % d["name"],
+          'E: PHYS="%s"' % (d.get("phys") or ""),
+          "E: PRODUCT=%x/%x/%x/%x" % (bus, ven, prod, ver),
+          "E: PROP=%s" % sysfs_bitmap(props, CNT["PROP"]),
+          "E: EV=%s" % sysfs_bitmap(ev, CNT["EV"]),
+          "E: ID_INPUT=1", "E: %s" % kind]
+    if keys:
+        L.append("E: KEY=%s" % sysfs_bitmap(keys, CNT["KEY"]))
+    if rel:
+        L.append("E: REL=%s" % sysfs_bitmap(rel, CNT["REL"]))
+    if absmap:
+        L.append("E: ABS=%s" % sysfs_bitmap(list(absmap), CNT["ABS"]))
+    L += ["A: name=%s" % d["name"],
+          "A: phys=%s" % (d.get("phys") or ""),
+          "A: uniq=",
+          "A: properties=%s" % sysfs_bitmap(props, CNT["PROP"]),
+          "A: capabilities/ev=%s" % sysfs_bitmap(ev, CNT["EV"]),
+          "A: capabilities/key=%s" % sysfs_bitmap(keys, CNT["KEY"]),
+          "A: capabilities/rel=%s" % sysfs_bitmap(rel, CNT["REL"]),
+          "A: capabilities/abs=%s" % sysfs_bitmap(list(absmap), CNT["ABS"]),
+          "A: capabilities/msc=0", "A: capabilities/sw=0", "A: capabilities/led=0",
+          "A: capabilities/snd=0", "A: capabilities/ff=0",
+          "A: id/bustype=%04x" % bus, "A: id/vendor=%04x" % ven,
+          "A: id/product=%04x" % prod, "A: id/version=%04x" % ver,
+          "L: device=../../../%s" % d["platform"], ""]
+    L += ["P: /devices/platform/%s" % d["platform"],
+          "E: SUBSYSTEM=platform",
+          "E: DRIVER=%s" % d["driver"],
+          "E: OF_NAME=%s" % d["platform"].split("@")[0], ""]
+    return "\n".join(L)
+
+
+# ---------------------------------------------------------------------------
+# Traces: lists of (seconds, [(type, code, value), ...]); each frame gets its SYN_REPORT, except
+# frames marked raw (a SYN_DROPPED stands alone, as the kernel sends it).
+def rotary_trace():
+    """Four detents clockwise and two back, each detent 2 events with a bounce; then a fast spin of 10."""
+    t, frames = 0.0, []
+    for direction in (1, 1, 1, 1, -1, -1):
+        for value, gap in ((direction, 0.002), (-direction, 0.002), (direction, 0.010), (direction, 0.060)):
+            frames.append((t, [(EV["REL"], REL["X"], value)]))
+            t += gap
+    t += 0.300
+    for _ in range(20):                           # 10 detents, 2 events each, 4 ms apart
+        frames.append((t, [(EV["REL"], REL["X"], 1)]))
+        t += 0.004
+    return frames
+
+
+def buttons_trace():
+    """Clicks of Select, Menu, Next, Previous (80 ms), then Play/Pause held 1.25 s."""
+    frames, t = [], 0.0
+    for key in ("ENTER", "MENU", "NEXTSONG", "PREVIOUSSONG"):
+        frames.append((t, [(EV["KEY"], KEY[key], 1)]))
+        frames.append((t + 0.080, [(EV["KEY"], KEY[key], 0)]))
+        t += 0.300
+    frames.append((t, [(EV["KEY"], KEY["PLAYPAUSE"], 1)]))
+    frames.append((t + 1.250, [(EV["KEY"], KEY["PLAYPAUSE"], 0)]))
+    return frames
+
+
+class Finger:
+    """One finger on the ring (centre 512,512, radius 400), screen angles: 0 right, 90 bottom."""
+
+    def __init__(self):
+        self.t, self.frames, self.tracking = 0.0, [], 100
+
+    def at(self, angle, radius=400):
+        a = math.radians(angle)
+        return round(512 + radius * math.cos(a)), round(512 + radius * math.sin(a))
+
+    def pos(self, x, y):
+        return [(EV["ABS"], ABS["MT_POSITION_X"], x), (EV["ABS"], ABS["MT_POSITION_Y"], y),
+                (EV["ABS"], ABS["X"], x), (EV["ABS"], ABS["Y"], y)]
+
+    def down(self, angle, radius=400):
+        self.tracking += 1
+        x, y = self.at(angle, radius)
+        self.frames.append((self.t, [(EV["ABS"], ABS["MT_SLOT"], 0), (EV["ABS"], ABS["MT_TRACKING_ID"], self.tracking)]
+                            + self.pos(x, y) + [(EV["KEY"], KEY["BTN_TOUCH"], 1),
+                                                (EV["KEY"], KEY["BTN_TOOL_FINGER"], 1)]))
+        self.t += 0.010
+
+    def arc(self, start, degrees, sample=5):
+        """Samples every `sample` degrees, the last one exactly at the end."""
+        n = math.ceil(abs(degrees) / sample)
+        for i in range(1, n + 1):
+            x, y = self.at(start + math.copysign(min(sample * i, abs(degrees)), degrees))
+            self.frames.append((self.t, self.pos(x, y)))
+            self.t += 0.010
+
+    def up(self, gap=0.200):
+        self.frames.append((self.t, [(EV["ABS"], ABS["MT_TRACKING_ID"], -1), (EV["KEY"], KEY["BTN_TOUCH"], 0),
+                                     (EV["KEY"], KEY["BTN_TOOL_FINGER"], 0)]))
+        self.t += gap
+
+    def dropped(self, gap=0.300):
+        self.frames.append((self.t, "raw", [SYN_DROPPED]))
+        self.t += gap
+
+
+def touchpad_trace():
+    """A full turn clockwise, half a turn back, taps top and right, the centre, lift/retouch, a SYN_DROPPED."""
+    f = Finger()
+    f.down(270); f.arc(270, 360); f.up()          # +24 steps
+    f.down(90); f.arc(90, -182); f.up()           # -12 steps (a finger overshoots a little; positions
+                                                  # are whole units, so an exact 180 may measure 179.9)
+    f.down(270); f.up()                           # tap at the top: Menu
+    f.down(0); f.up()                             # tap on the right: Next
+    f.down(0, radius=40); f.t += 0.080; f.up()    # the centre: Select down, then up
+    f.down(0); f.arc(0, 92); f.up(gap=0.150)      # +6, lift,
+    f.down(180); f.arc(180, 92); f.up()           # retouch elsewhere: +6, no jump
+    f.down(0); f.arc(0, 47); f.dropped()          # +3, then the kernel buffer overflows
+    f.up()                                        # the lift the reader never saw whole
+    f.down(90); f.arc(90, 47); f.up()             # +3
+    return f.frames
+
+
+TRACES = {"rotary": rotary_trace, "buttons": buttons_trace, "touchpad": touchpad_trace}
+
+
+def evemu_file(name, d, frames):
+    """evemu lines "E: sec.usec type code value", usec without zero padding, after LEAD seconds."""
+    out = ["# device /dev/input/%s" % d["event"],
+           "# %s: generated by mkmock.py. E: <sec>.<usec> <type> <code> <value>" % name,
+           "# usec has no zero padding on purpose (100.40000 = 100 s + 40 ms)",
+           "E: 100.0 0000 0000 0"]
+    for frame in frames:
+        t, evs = frame[0], frame[-1]
+        raw = len(frame) == 3
+        us = round((LEAD + t) * 1e6)
+        sec = 100 + us // 1000000
+        assert sec % 256 != 32, "umockdev eats the first byte of events at seconds = 32 mod 256"
+        stamp = "%d.%d" % (sec, us % 1000000)
+        for typ, code, value in list(evs) + ([] if raw else [SYN_REPORT]):
+            out.append("E: %s %04x %04x %d" % (stamp, typ, code, value))
+    return "\n".join(out) + "\n"
+
+
+def main():
+    outdir = sys.argv[1] if len(sys.argv) > 1 else os.path.dirname(os.path.abspath(__file__))
+    for name, d in DEVICES.items():
+        for ext, text in (("ioctl", ioctl_file(d)), ("umockdev", umockdev_file(d)),
+                          ("evemu", evemu_file(name, d, TRACES[name]()))):
+            with open(os.path.join(outdir, "%s.%s" % (name, ext)), "w") as f:
+                f.write(text)
+            print("wrote", os.path.join(outdir, "%s.%s" % (name, ext)))
+
+
+if __name__ == "__main__":
+    main()

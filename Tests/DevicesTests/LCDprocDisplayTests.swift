@@ -1,0 +1,79 @@
+import ClickWheelCore
+import Testing
+
+@testable import Devices
+
+/// `LCDprocDisplay` against a real LCDd 0.5.9 with the text driver (contrib/ci/lcdd-tests.sh), read
+/// back from the frames the driver prints. Serialized: they share one LCDd, and one restarts it.
+@Suite(.serialized, .enabled(if: LCDd.isRunning, LCDd.skipNote))
+struct LCDprocDisplayTests {
+    private func frame(_ rows: [String], columns: Int, rowCount: Int) -> Frame {
+        var f = Frame(columns: columns, rows: rowCount)
+        for (i, text) in rows.enumerated() where i < rowCount { f.put(text, row: i, charset: .latin1) }
+        return f
+    }
+
+    private func padded(_ s: String, _ n: Int) -> String {
+        String((s + String(repeating: " ", count: n)).prefix(n))
+    }
+
+    @Test func showsLatin1TextAndSendsOnlyChangedRows() async throws {
+        let display = try LCDprocDisplay(host: LCDd.host, port: LCDd.port)
+        defer { display.close() }
+        let (columns, rows) = LCDd.size
+        #expect(display.geometry == DisplayGeometry(columns: columns, rows: rows), "the size comes from hello")
+        var f = frame(["Café Müller", #"Say "hi" \o/"#], columns: columns, rowCount: rows)
+        try display.show(f)
+        let shown = try await LCDd.waitForFrame { $0.first == padded("Café Müller", columns) }
+        #expect(shown?.first == padded("Café Müller", columns), "Latin-1 é and ü reach LCDd as one cell each")
+        #expect(shown?[1] == padded(#"Say "hi" \o/"#, columns))
+        let before = display.commandsSent
+        try display.show(f)
+        #expect(display.commandsSent == before, "an unchanged frame sends nothing")
+        f.put("Row two changed!", row: 1, charset: .latin1)
+        try display.show(f)
+        #expect(display.commandsSent == before + 1, "one changed row, one widget_set")
+        let next = try await LCDd.waitForFrame { $0[1].hasPrefix("Row two changed!") }
+        #expect(next?[1].hasPrefix("Row two changed!") == true)
+    }
+
+    @Test func glyphsShowAsTheirASCIIStandInsAndTheBacklightSwitches() async throws {
+        let display = try LCDprocDisplay(host: LCDd.host, port: LCDd.port)
+        defer { display.close() }
+        var f = Frame(columns: display.geometry.columns, rows: display.geometry.rows)
+        f.put(.play, row: 0, column: 0)
+        f.put(" Glyphs", row: 0, column: 1, charset: .latin1)
+        try display.show(f)
+        try display.setBacklight(false)
+        try display.setBacklight(true)
+        let shown = try await LCDd.waitForFrame { $0.first?.hasPrefix("> Glyphs") == true }
+        #expect(shown?.first?.hasPrefix("> Glyphs") == true)
+    }
+
+    @Test func reconnectsAndRedrawsWhenLCDdRestarts() async throws {
+        let display = try LCDprocDisplay(host: LCDd.host, port: LCDd.port, retryMS: 200)
+        defer { display.close() }
+        let (columns, rows) = LCDd.size
+        try display.show(frame(["Before restart"], columns: columns, rowCount: rows))
+        #expect(try await LCDd.waitForFrame { $0.first?.hasPrefix("Before restart") == true } != nil)
+        try LCDd.restart()
+        let after = frame(["After restart"], columns: columns, rowCount: rows)
+        var shown: [String]?
+        for _ in 0..<40 {
+            try display.show(after)
+            shown = try await LCDd.waitForFrame(seconds: 0.25) { $0.first?.hasPrefix("After restart") == true }
+            if shown?.first?.hasPrefix("After restart") == true { break }
+        }
+        #expect(shown?.first?.hasPrefix("After restart") == true, "the client came back by itself")
+    }
+
+    @Test func theDebugLCDPatternRunsOnLCDd() async throws {
+        let display = try LCDprocDisplay(host: LCDd.host, port: LCDd.port)
+        defer { display.close() }
+        var notes: [String] = []
+        try LCDTestPattern.run(on: display, log: { notes.append($0) }, sleepMS: { _ in })
+        #expect(notes.contains { $0.hasPrefix("custom glyphs page 2") })
+        let shown = try await LCDd.waitForFrame { $0.first?.hasPrefix("Scroll test") == true }
+        #expect(shown?.first?.hasPrefix("Scroll test") == true)
+    }
+}
