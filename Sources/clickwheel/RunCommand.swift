@@ -35,7 +35,7 @@ struct RunCommand: ParsableCommand {
     @Option(help: ArgumentHelp("The control socket (env CLICKWHEEL_SOCKET).", valueName: "PATH"))
     var socket: String?
 
-    @Option(help: ArgumentHelp("Where frames go (this build: terminal or none).", valueName: "terminal|lcdproc|hd44780|none"))
+    @Option(help: ArgumentHelp("Where frames go (default: the terminal when run on one).", valueName: "terminal|lcdproc|hd44780|none"))
     var display: String?
 
     @Option(help: ArgumentHelp("The display's size, columns x rows (default 20x4).", valueName: "20x4"))
@@ -50,7 +50,7 @@ struct RunCommand: ParsableCommand {
     @Option(name: .customLong("i2c-address"), help: ArgumentHelp("The PCF8574 backpack's address.", valueName: "0x27"))
     var i2cAddress: String?
 
-    @Option(help: ArgumentHelp("An input: auto, keyboard, none or a device path (repeatable; this build: keyboard or none).", valueName: "INPUT"))
+    @Option(help: ArgumentHelp("An input: auto (every evdev wheel, touchpad and button device, plus the keyboard on a terminal), keyboard, none, or a /dev/input/… path (repeatable).", valueName: "INPUT"))
     var input: [String] = []
 
     @Option(help: ArgumentHelp("Rotary encoder events per detent.", valueName: "1|2|4"))
@@ -88,12 +88,6 @@ struct RunCommand: ParsableCommand {
 
     func validate() throws {
         let c = try resolvedConfig()
-        if let d = c.display, d != .terminal, d != .none {
-            throw ValidationError("display '\(d.rawValue)' is not available in this build yet (terminal or none)")
-        }
-        for i in c.input where i != "keyboard" && i != "none" && i != "auto" {
-            throw ValidationError("input '\(i)' is not available in this build yet (keyboard, none or auto)")
-        }
         var isDir: ObjCBool = false
         guard FileManager.default.fileExists(atPath: c.music, isDirectory: &isDir), isDir.boolValue else {
             throw ValidationError("the music folder '\(c.music)' does not exist or is not a folder")
@@ -110,8 +104,7 @@ struct RunCommand: ParsableCommand {
         let dbPath = c.db
         let interactive = isatty(STDIN_FILENO) == 1 && isatty(STDOUT_FILENO) == 1
         let useTerminal = (c.display ?? (interactive ? .terminal : .none)) == .terminal
-        let useKeyboard = c.input.contains("keyboard") || ((c.input.isEmpty || c.input.contains("auto")) && interactive)
-        let geometry = c.lcd
+        let useKeyboard = c.input.contains("keyboard") || ((c.input.isEmpty || c.input.contains("auto")) && interactive && useTerminal)
 
         // The terminal shows the LCD: log lines go to a file beside the database instead of stderr.
         var logNote = ""
@@ -136,16 +129,22 @@ struct RunCommand: ParsableCommand {
         }
         let store = LibraryStore(pool)
         let settings = SettingsStore(pool)
+        let screen: (any TextDisplay)?
+        do {
+            screen = try DeviceSetup.display(
+                c, interactive: interactive, note: "no audio output in this build: silent playback · q quits" + logNote,
+                logger: logger)
+        } catch {
+            FileHandle.standardError.write(Data("clickwheel: \(error)\n".utf8))
+            throw ExitCode.failure
+        }
         let engine = Engine(
             library: store,
             configuration: EngineConfiguration(
-                geometry: geometry, holdMS: Int64(c.holdMS), degreesPerStep: c.degreesPerStep,
-                version: ClickWheelVersion.current, shuffleSeed: UInt64.random(in: 1...UInt64.max)),
+                geometry: screen?.geometry ?? c.lcd, charset: screen?.charset ?? .utf8, holdMS: Int64(c.holdMS),
+                degreesPerStep: c.degreesPerStep, version: ClickWheelVersion.current,
+                shuffleSeed: UInt64.random(in: 1...UInt64.max)),
             settings: settings.load())
-        let screen: (any TextDisplay)? =
-            useTerminal
-            ? try TerminalDisplay(geometry: geometry, note: "no audio output in this build: silent playback · q quits" + logNote)
-            : nil
 
         let scanner = BackgroundScanner(folder: folder, pool: pool, logger: logger)
         let loop = ServiceLoop(engine: engine, display: screen, settings: settings, logger: logger) {
@@ -176,6 +175,15 @@ struct RunCommand: ParsableCommand {
             try k.start { loop.post(.input($0)) }
             keyboard = k
         }
+        let evdev = DeviceSetup.evdev(c, logger: logger)
+        if let evdev {
+            do {
+                try evdev.start { loop.post(.input($0)) }
+                logger.info("input: \(evdev.openDevices.isEmpty ? "no evdev device yet (watching /dev/input)" : evdev.openDevices.joined(separator: ", "))")
+            } catch {
+                logger.error("input: \(error)")
+            }
+        }
         var signalSources: [any DispatchSourceSignal] = []
         for sig in [SIGINT, SIGTERM, SIGHUP] {
             signal(sig, SIG_IGN)
@@ -187,6 +195,7 @@ struct RunCommand: ParsableCommand {
         logger.info("running: music \(folder), database \(dbPath), display \(useTerminal ? "terminal" : "none")")
         done.wait()
         keyboard?.stop()
+        evdev?.stop()
         server.stop()
         loop.shutdown()
         logger.info("stopped")

@@ -23,7 +23,7 @@ for size in "${sizes[@]}"; do
   eval "$env_lines"
   trap 'contrib/ci/lcdd-stop.sh' EXIT
   echo "[lcdd-tests] LCDd $size on $CW_LCDD_HOST:$CW_LCDD_PORT" >&2
-  swift test --skip-build --filter "DevicesTests.LCDprocDisplayTests" || rc=1
+  swift test --skip-build --filter "DevicesTests.LCDprocDisplayTests|EndToEndTests.LCDprocServiceTests" || rc=1
   contrib/ci/lcdd-stop.sh
   trap - EXIT
 done
