@@ -95,7 +95,7 @@ let package = Package(
         // Benchmarks (contrib/bench): built only when asked for.
         .executableTarget(
             name: "clickwheel-bench",
-            dependencies: ["Library", "ClickWheelCore", .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: ["Library", "ClickWheelCore", "ClickWheelTestKit", .product(name: "GRDB", package: "GRDB.swift")],
             path: "contrib/bench/Sources/clickwheel-bench",
             swiftSettings: strict),
         // The core's step-to-frame benchmark over the in-memory twin (see contrib/bench/).
