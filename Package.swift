@@ -33,6 +33,7 @@ let package = Package(
 
         // Thin wrappers: one class owns each C handle, typed errors per library.
         .target(name: "Mpg123", dependencies: ["CMpg123"], swiftSettings: strict),
+        .target(name: "Pulse", dependencies: ["CPulse"], swiftSettings: strict),
 
         // The pure core: no C imports, no I/O, no sleeping.
         .target(name: "ClickWheelCore", swiftSettings: strict),
@@ -47,6 +48,12 @@ let package = Package(
             ],
             swiftSettings: strict),
 
+        // The audio path: a decode/output thread of its own, libmpg123 -> PulseAudio (or a null output).
+        .target(
+            name: "Playback",
+            dependencies: ["ClickWheelCore", "Mpg123", "Pulse", .product(name: "Logging", package: "swift-log")],
+            swiftSettings: strict),
+
         // The MPD protocol as a pure codec.
         .target(name: "MPDProtocol", dependencies: ["ClickWheelCore"], swiftSettings: strict),
 
@@ -59,12 +66,18 @@ let package = Package(
             ],
             swiftSettings: strict),
 
+        // A tiny player for contrib/bench/playback_bench.sh and trying the audio path by hand.
+        .executableTarget(
+            name: "clickwheel-play", dependencies: ["Playback"], path: "contrib/bench/Sources/clickwheel-play",
+            swiftSettings: strict),
+
         .testTarget(name: "ClickWheelCoreTests", dependencies: ["ClickWheelCore"], swiftSettings: strict),
         .testTarget(
             name: "LibraryTests",
             dependencies: ["Library", "Mpg123", .product(name: "GRDB", package: "GRDB.swift")],
             exclude: ["Fixtures", "Schema"],
             swiftSettings: strict),
+        .testTarget(name: "PlaybackTests", dependencies: ["Playback", "Pulse"], swiftSettings: strict),
         .testTarget(name: "MPDProtocolTests", dependencies: ["MPDProtocol"], swiftSettings: strict),
     ],
     swiftLanguageModes: [.v6]
