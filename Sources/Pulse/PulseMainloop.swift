@@ -5,7 +5,8 @@ import CPulse
 ///
 /// Thread rules: `lock`/`unlock`/`withLock`/`wait` may be called from any thread except the loop thread
 /// itself (callbacks already hold the lock); `signal` only with the lock held (callbacks hold it).
-/// libpulse's lock is recursive, so a wrapper method that takes the lock may be called under `withLock`.
+/// libpulse's lock is recursive, but `wait` releases one level only: never wait with the lock taken twice,
+/// so the wrapper methods that wait (connect, cork, flush, upload) must not be called under `withLock`.
 /// Release the last reference outside the lock and off the loop thread (`pa_threaded_mainloop_stop`).
 public final class PulseMainloop: @unchecked Sendable {
     let loop: OpaquePointer

@@ -29,13 +29,17 @@ extension PulseStream {
 
     /// Pauses (`true`) or resumes the stream and waits for the server's answer (`pa_stream_cork`).
     public func cork(_ paused: Bool) throws(PulseError) {
-        try run("pa_stream_cork") { pa_stream_cork(stream, paused ? 1 : 0, signalLoopOnSuccess, $0) }
+        try loop.withLock { () throws(PulseError) in
+            try run("pa_stream_cork") { pa_stream_cork(stream, paused ? 1 : 0, signalLoopOnSuccess, $0) }
+        }
     }
 
     /// Starts playback now even if less than `prebuf` is queued (`pa_stream_trigger`), e.g. for a track
     /// shorter than the buffer.
     public func trigger() throws(PulseError) {
-        try run("pa_stream_trigger") { pa_stream_trigger(stream, signalLoopOnSuccess, $0) }
+        try loop.withLock { () throws(PulseError) in
+            try run("pa_stream_trigger") { pa_stream_trigger(stream, signalLoopOnSuccess, $0) }
+        }
     }
 
     /// Drops everything queued but not yet played (`pa_stream_flush`), then fetches fresh timing
@@ -115,16 +119,14 @@ extension PulseStream {
         loop.withLock { (pa_stream_get_index(stream), pa_stream_get_device_index(stream)) }
     }
 
-    /// Lock taken here: starts an operation whose completion signals the loop and waits for it; throws when
-    /// the stream or the context died meanwhile.
+    /// Lock held exactly once (`pa_threaded_mainloop_wait` releases one level only: a nested lock would
+    /// deadlock the loop thread): starts an operation whose completion signals the loop and waits for it;
+    /// throws when the stream or the context died meanwhile.
     private func run(
         _ name: String, _ start: (UnsafeMutableRawPointer) -> OpaquePointer?
     ) throws(PulseError) {
-        try loop.withLock { () throws(PulseError) in
-            let op = try PulseError.check(
-                start(UnsafeMutableRawPointer(loop.loop)), name, context: context.context)
-            let done = loop.wait(for: op) { state != .ready || context.state != .ready }
-            if !done { throw PulseError.last(context.context, name) }
-        }
+        let op = try PulseError.check(start(UnsafeMutableRawPointer(loop.loop)), name, context: context.context)
+        let done = loop.wait(for: op) { state != .ready || context.state != .ready }
+        if !done { throw PulseError.last(context.context, name) }
     }
 }
