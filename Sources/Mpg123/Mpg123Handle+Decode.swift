@@ -14,6 +14,13 @@ public enum Mpg123Status {
 }
 
 extension Mpg123Handle {
+    /// Lets libmpg123 search any distance for the next good frame after damage (`mpg123_param2`,
+    /// `MPG123_RESYNC_LIMIT` = −1) instead of giving up after 1024 bytes: a player skips a corrupt stretch
+    /// and plays on, as `mpg123 -t` does not.
+    public func allowUnlimitedResync() throws(Mpg123Error) {
+        try setParameter(MPG123_RESYNC_LIMIT, -1)
+    }
+
     /// Output samples per second of the open stream, or nil before the format is known
     /// (`mpg123_getformat`); a cheap check that a file decodes at all.
     public var sampleRate: Int? { (try? format())?.sampleRate }

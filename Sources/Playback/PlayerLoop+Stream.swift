@@ -156,8 +156,11 @@ extension PlayerLoop {
             streamFormat = nil
             activity = .idle
         case .drainingForFormat(let sample, let announce):
-            for t in timeline.finishAll() { report(t.report) }
             guard let current else { return }
+            var transitions = timeline.finishAll()
+            // A change inside a track (announce false): that track goes on in the new stream, not finished.
+            if !announce, transitions.last == .finished(current.track) { transitions.removeLast() }
+            for t in transitions { report(t.report) }
             output.closeStream()
             streamFormat = nil
             pendingStart = StartPoint(track: current.track, sample: sample, announce: announce)

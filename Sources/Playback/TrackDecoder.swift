@@ -35,6 +35,7 @@ final class TrackDecoder {
         do {
             handle = try Mpg123Handle(flags: [.quiet, .gapless])
             try handle.allowNativeRatesS16()
+            try handle.allowUnlimitedResync()
             try handle.open(fd: fd)
             let f = try handle.format()
             format = PCMFormat(sampleRate: f.sampleRate, channels: f.channels)
