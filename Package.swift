@@ -39,6 +39,7 @@ let package = Package(
         .target(name: "Mpg123", dependencies: ["CMpg123"], swiftSettings: strict),
         .target(name: "Evdev", dependencies: ["CEvdev"], swiftSettings: strict),
         .target(name: "I2C", dependencies: ["CI2C"], swiftSettings: strict),
+        .target(name: "Pulse", dependencies: ["CPulse"], swiftSettings: strict),
 
         // The pure core: no C imports, no I/O, no sleeping.
         .target(name: "ClickWheelCore", swiftSettings: strict),
@@ -60,6 +61,12 @@ let package = Package(
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
             ],
+            swiftSettings: strict),
+
+        // The audio path: a decode/output thread of its own, libmpg123 -> PulseAudio (or a null output).
+        .target(
+            name: "Playback",
+            dependencies: ["ClickWheelCore", "Mpg123", "Pulse", .product(name: "Logging", package: "swift-log")],
             swiftSettings: strict),
 
         // The MPD protocol as a pure codec.
@@ -103,6 +110,11 @@ let package = Package(
             name: "clickwheel-core-bench", dependencies: ["ClickWheelCore", "ClickWheelTestKit"],
             path: "contrib/bench/CoreBench", swiftSettings: strict),
 
+        // A tiny player for contrib/bench/playback_bench.sh and trying the audio path by hand.
+        .executableTarget(
+            name: "clickwheel-play", dependencies: ["Playback"], path: "contrib/bench/Sources/clickwheel-play",
+            swiftSettings: strict),
+
         .testTarget(
             name: "ClickWheelCoreTests", dependencies: ["ClickWheelCore", "ClickWheelTestKit"],
             exclude: ["Golden", "Traces"], swiftSettings: strict),
@@ -131,6 +143,7 @@ let package = Package(
             name: "DevicesTests",
             dependencies: ["Devices", "Evdev", "ClickWheelCore", .product(name: "Logging", package: "swift-log")],
             exclude: ["Evdev"], swiftSettings: strict),
+        .testTarget(name: "PlaybackTests", dependencies: ["Playback", "Pulse"], swiftSettings: strict),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,0 +1,80 @@
+/// Where decoded PCM goes: a sound server connection with at most one playback stream.
+///
+/// Thread rules: an output is created, used and released on the audio thread only (it is not `Sendable`).
+/// The `wake` closure given to `connect` may be called from any thread (libpulse's loop thread) whenever
+/// there is something to look at: room to write, an event in `takeEvents()`.
+public protocol AudioOutput: AnyObject {
+    /// Connects to the sound server; throws when there is none (the player retries).
+    func connect(wake: @escaping @Sendable () -> Void) throws(AudioOutputError) -> String
+    /// Drops the stream and the connection.
+    func disconnect()
+    /// Opens a playback stream for `format` at `volume` (0–100), corked when `paused`. The stream's frame
+    /// index starts at 0.
+    func openStream(format: PCMFormat, volume: Int, paused: Bool) throws(AudioOutputError)
+    /// Drops the stream (what is queued is not played).
+    func closeStream()
+    /// True while a stream is open.
+    var hasStream: Bool { get }
+    /// Bytes the stream takes now without growing its buffer beyond the target latency.
+    func writableBytes() -> Int
+    /// Queues whole frames after what was written before.
+    func write(_ bytes: UnsafeRawBufferPointer) throws(AudioOutputError)
+    /// Corks (pauses) or uncorks the stream.
+    func setPaused(_ paused: Bool) throws(AudioOutputError)
+    /// Drops what is queued but not heard; returns the frame index the next write lands on.
+    func flush() throws(AudioOutputError) -> Int64
+    /// Plays out what is queued; `.drained` arrives in `takeEvents()` when it is heard.
+    func drain() throws(AudioOutputError)
+    /// Forgets a running drain: the stream takes more data again.
+    func cancelDrain()
+    /// Sets the stream volume, 0–100.
+    func setVolume(_ volume: Int) throws(AudioOutputError)
+    /// Frames of the current stream heard so far (the sound card's clock, not bytes written); nil while unknown.
+    func playedFrames() -> Int64?
+    /// Plays the wheel click at `volume` (0–100) over whatever plays; no-op when not connected.
+    func playClick(volume: Int)
+    /// Events since the last call, oldest first.
+    func takeEvents() -> [AudioOutputEvent]
+}
+
+/// Something the output noticed on its own.
+public enum AudioOutputEvent: Sendable, Equatable {
+    /// The server went away (restart, crash): reconnect.
+    case serverLost
+    /// The sink we played on disappeared (headphones, Bluetooth): pause.
+    case sinkLost
+    /// The stream died while the server stayed: open another one.
+    case streamFailed
+    /// A drain finished: everything written was heard.
+    case drained
+}
+
+/// Why an output could not do what was asked.
+public struct AudioOutputError: Error, CustomStringConvertible, Sendable {
+    public var message: String
+    /// True when the server is gone (reconnect later); false for a problem with this request only.
+    public var serverGone: Bool
+
+    public init(_ message: String, serverGone: Bool) {
+        self.message = message
+        self.serverGone = serverGone
+    }
+
+    public var description: String { message }
+}
+
+/// Interleaved signed 16-bit PCM at a rate and channel count.
+public struct PCMFormat: Hashable, Sendable, CustomStringConvertible {
+    public var sampleRate: Int
+    public var channels: Int
+
+    public init(sampleRate: Int, channels: Int) {
+        self.sampleRate = sampleRate
+        self.channels = channels
+    }
+
+    /// Bytes per frame.
+    public var frameSize: Int { 2 * channels }
+
+    public var description: String { "s16le \(channels)ch \(sampleRate) Hz" }
+}

@@ -1,0 +1,88 @@
+import Foundation
+public import Logging
+
+/// Plays MP3 files on a dedicated audio thread (a `Thread`, never Swift's cooperative pool) and reports
+/// what the listener hears through `reports`.
+///
+/// Thread rules: every method may be called from any thread or task; each only posts a command to the
+/// audio thread and returns at once (no method waits for audio, except `shutdown`). Commands are carried
+/// out in the order they were sent. Reports arrive in the order things were heard.
+///
+/// The engine owns the play queue: it calls `play` for a new track, `enqueueNext` with the track that
+/// follows when it receives `.started` (the player opens and decodes it early and joins it without a gap),
+/// and `play` again after `.failed` or when the user skips.
+public final class AudioPlayer: Sendable {
+    /// Which output the audio thread makes for itself.
+    public enum Output: Sendable {
+        /// A PulseAudio or pipewire-pulse server; nil: `$PULSE_SERVER` or the default socket.
+        case pulse(server: String?)
+        /// No sound, real-time pace (machines without audio, tests of the engine).
+        case null
+        /// Any other output, made on the audio thread.
+        case custom(@Sendable () -> any AudioOutput)
+    }
+
+    /// What the audio thread reports; buffered (newest 4096) so a slow reader never blocks audio.
+    public let reports: AsyncStream<PlayerReport>
+    private let mailbox = Mailbox()
+
+    /// Starts the audio thread. It connects to the output at once, or keeps retrying every 0.25 s with one
+    /// log line if there is no server. `positionInterval`: seconds between `.position` reports.
+    public init(
+        output: Output = .pulse(server: nil), positionInterval: Double = 0.5,
+        logger: Logger = Logger(label: "clickwheel.playback")
+    ) {
+        let (stream, continuation) = AsyncStream<PlayerReport>.makeStream(bufferingPolicy: .bufferingNewest(4096))
+        reports = stream
+        let mailbox = self.mailbox
+        let thread = Thread {
+            let made: any AudioOutput
+            switch output {
+            case .pulse(let server): made = PulseAudioOutput(server: server)
+            case .null: made = NullAudioOutput()
+            case .custom(let make): made = make()
+            }
+            let loop = PlayerLoop(
+                output: made, mailbox: mailbox, logger: logger, positionInterval: positionInterval
+            ) { continuation.yield($0) }
+            loop.run()
+            continuation.finish()
+            mailbox.markFinished()
+        }
+        thread.name = "clickwheel-audio"
+        thread.stackSize = 1 << 20
+        thread.start()
+    }
+
+    deinit { mailbox.post(.shutdown) }
+
+    /// Plays `track` from `seconds`, replacing what plays; clears a queued next track and a pause.
+    public func play(_ track: AudioTrack, at seconds: Double = 0) { mailbox.post(.play(track, seconds: seconds)) }
+
+    /// Sets the track to follow the current one gaplessly (nil clears it). Send it after `.started`.
+    public func enqueueNext(_ track: AudioTrack?) { mailbox.post(.enqueueNext(track)) }
+
+    /// Pauses (corks the stream: the position freezes, nothing is lost).
+    public func pause() { mailbox.post(.pause) }
+
+    /// Resumes where `pause` stopped.
+    public func resume() { mailbox.post(.resume) }
+
+    /// Moves to `seconds` in the track being heard (flushes the buffer; stays paused if paused).
+    public func seek(to seconds: Double) { mailbox.post(.seek(seconds: seconds)) }
+
+    /// Stops and forgets the current and queued track.
+    public func stop() { mailbox.post(.stop) }
+
+    /// Sets the stream volume, 0–100 on PulseAudio's percent scale (50 is −18 dB).
+    public func setVolume(_ volume: Int) { mailbox.post(.volume(volume)) }
+
+    /// Plays the wheel click from the server's sample cache at `volume` (0–100; 0 is off).
+    public func click(volume: Int) { mailbox.post(.click(volume: volume)) }
+
+    /// Stops the audio thread and waits until it has let go of the output (for service shutdown).
+    public func shutdown() {
+        mailbox.post(.shutdown)
+        mailbox.waitUntilFinished()
+    }
+}

@@ -1,0 +1,105 @@
+import Foundation
+
+/// The commands the engine sends, carried out on the audio thread.
+///
+/// Thread rules: audio thread only (called from `PlayerLoop.run`).
+extension PlayerLoop {
+    func handle(_ command: PlayerCommand) {
+        switch command {
+        case .play(let track, let seconds): play(track, seconds: seconds)
+        case .enqueueNext(let track): enqueue(track)
+        case .pause: setPaused(true)
+        case .resume: setPaused(false)
+        case .seek(let seconds): seek(to: seconds)
+        case .stop: stop(reporting: true)
+        case .volume(let v): setVolume(v)
+        case .click(let v): if connected { output.playClick(volume: v) }
+        case .shutdown: shuttingDown = true
+        }
+    }
+
+    /// Replaces whatever plays with `track` from `seconds`; clears the queued next track and any pause.
+    private func play(_ track: AudioTrack, seconds: Double) {
+        queued = nil
+        paused = false
+        let decoder: TrackDecoder
+        do {
+            decoder = try TrackDecoder(track)
+        } catch {
+            logger.warning("skipping track \(track.id): \(error)")
+            report(.failed(trackID: track.id, reason: error.description))
+            stop(reporting: false)
+            return
+        }
+        current = decoder
+        heard = nil
+        activity = .playing
+        let sample = Int64(max(0, seconds) * Double(decoder.format.sampleRate))
+        pendingStart = StartPoint(track: track, sample: sample, announce: true)
+        if connected { startPending() }
+    }
+
+    /// Sets (or with nil clears) the track that follows the current one without a gap. It is opened and
+    /// its first frame decoded now, so a bad file is reported before it is due.
+    private func enqueue(_ track: AudioTrack?) {
+        queued = nil
+        guard let track else { return }
+        do {
+            queued = try TrackDecoder(track)
+        } catch {
+            logger.warning("skipping queued track \(track.id): \(error)")
+            report(.failed(trackID: track.id, reason: error.description))
+            return
+        }
+        if activity == .drainingToEnd {
+            // It came while the last track drained: keep writing into the same stream instead.
+            output.cancelDrain()
+            activity = .playing
+            currentEnded()
+        }
+    }
+
+    private func setPaused(_ pause: Bool) {
+        guard pause != paused else { return }
+        paused = pause
+        if output.hasStream && corked != pause {
+            do {
+                try output.setPaused(pause)
+                corked = pause
+            } catch {
+                outputFailed(error)
+            }
+        }
+        report(pause ? .paused(.command) : .resumed)
+    }
+
+    /// Moves within the track being heard (flush, then decode from there); kept paused if paused.
+    private func seek(to seconds: Double) {
+        guard activity != .idle, let point = pendingStart ?? resumePoint() else { return }
+        let rate = Double(current?.format.sampleRate ?? timeline.rate)
+        let sample = Int64(max(0, seconds) * rate)
+        pendingStart = StartPoint(track: point.track, sample: sample, announce: point.announce)
+        if connected { startPending() }
+        report(.position(trackID: point.track.id, seconds: Double(sample) / rate))
+    }
+
+    /// Stops and drops the stream so the sink may suspend; the connection stays for clicks.
+    func stop(reporting: Bool) {
+        queued = nil
+        current = nil
+        if output.hasStream { output.closeStream() }
+        streamFormat = nil
+        timeline.clear()
+        activity = .idle
+        pendingStart = nil
+        heard = nil
+        paused = false
+        if reporting { report(.stopped) }
+    }
+
+    private func setVolume(_ v: Int) {
+        volume = max(0, min(100, v))
+        guard output.hasStream else { return }
+        do { try output.setVolume(volume) } catch { outputFailed(error) }
+    }
+}

@@ -1,0 +1,223 @@
+import Foundation
+
+/// Feeding the output stream: start points, decoding, gapless changes, drains, faults, positions.
+///
+/// Thread rules: audio thread only (called from `PlayerLoop.run`).
+extension PlayerLoop {
+    /// One pass while connected: output events first, then a stream if one is due, then writing, then
+    /// what the listener hears now.
+    func service() {
+        let events = output.takeEvents()
+        if events.contains(.serverLost) {
+            serverLost("the sound server went away")
+            return
+        }
+        for event in events {
+            switch event {
+            case .serverLost: break
+            case .streamFailed: streamLost()
+            case .sinkLost: sinkLost()
+            case .drained: drained()
+            }
+        }
+        if pendingStart != nil { startPending() }
+        if activity == .playing && output.hasStream { fill() }
+        if connected { updatePosition() }
+    }
+
+    /// Starts the stream at `pendingStart`: flushes the open stream when the format matches, else opens a
+    /// new one. The decoder for that track becomes `current` (a later one already open goes back to queued).
+    func startPending() {
+        guard let point = pendingStart else { return }
+        pendingStart = nil
+        do {
+            if current?.track != point.track {
+                if let later = current {
+                    try later.seek(toSample: 0)
+                    queued = later
+                }
+                current = try TrackDecoder(point.track)
+            }
+        } catch {
+            logger.warning("cannot reopen track \(point.track.id): \(error)")
+            report(.failed(trackID: point.track.id, reason: error.description))
+            stop(reporting: false)
+            return
+        }
+        guard let decoder = current else { return }
+        do {
+            try decoder.seek(toSample: point.sample)
+            let format = decoder.format
+            if output.hasStream && streamFormat == format {
+                output.cancelDrain()
+                let frame = try output.flush()
+                timeline.restart(at: frame, track: point.track, sample: point.sample, announce: point.announce)
+                if corked != paused {
+                    try output.setPaused(paused)
+                    corked = paused
+                }
+            } else {
+                output.closeStream()
+                try output.openStream(format: format, volume: volume, paused: paused)
+                corked = paused
+                streamFormat = format
+                timeline = Timeline(rate: format.sampleRate)
+                timeline.restart(at: 0, track: point.track, sample: point.sample, announce: point.announce)
+            }
+            activity = .playing
+        } catch let error as AudioOutputError {
+            pendingStart = point
+            outputFailed(error)
+        } catch {
+            logger.warning("cannot seek in track \(point.track.id): \(error)")
+            report(.failed(trackID: point.track.id, reason: "\(error)"))
+            stop(reporting: false)
+        }
+    }
+
+    /// Decodes and writes as much as the stream takes now.
+    func fill() {
+        guard let format = streamFormat else { return }
+        var room = output.writableBytes()
+        while room >= format.frameSize, activity == .playing, let decoder = current {
+            let want = min(room, buffer.count) / format.frameSize * format.frameSize
+            let chunk = decoder.read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[0..<want]))
+            let bytes: Int
+            switch chunk {
+            case .data(let n), .end(let n), .newFormat(let n): bytes = n
+            case .failed: bytes = 0
+            }
+            let whole = bytes / format.frameSize * format.frameSize
+            if whole > 0 {
+                do {
+                    try output.write(UnsafeRawBufferPointer(rebasing: buffer[0..<whole]))
+                } catch {
+                    outputFailed(error)
+                    return
+                }
+                timeline.wrote(frames: Int64(whole / format.frameSize))
+                room -= whole
+            }
+            switch chunk {
+            case .data: continue
+            case .end: currentEnded()
+            case .newFormat:
+                if decoder.format != format { changeFormat(resumeAt: nil, announce: false) }
+            case .failed(let reason):
+                logger.warning("track \(decoder.track.id) stopped decoding: \(reason)")
+                report(.failed(trackID: decoder.track.id, reason: reason))
+                currentEnded()
+            }
+        }
+    }
+
+    /// The current track is fully written: go on with the queued one in the same stream when the format
+    /// matches (gapless), after a drain when it does not, or drain to the end.
+    func currentEnded() {
+        guard let next = queued else {
+            beginDrain(then: .drainingToEnd)
+            return
+        }
+        queued = nil
+        current = next
+        if next.format == streamFormat {
+            timeline.append(next.track)
+        } else {
+            changeFormat(resumeAt: 0, announce: true)
+        }
+    }
+
+    /// Drains the stream, then starts a new one for `current`'s format at `resumeAt` (nil: where the
+    /// decoder is, for a format change inside a track).
+    private func changeFormat(resumeAt sample: Int64?, announce: Bool) {
+        let at = sample ?? heardSampleEstimate()
+        beginDrain(then: .drainingForFormat(sample: at, announce: announce))
+    }
+
+    /// For a mid-track format change: the decoder's sample position where the new format starts.
+    private func heardSampleEstimate() -> Int64 {
+        guard let current, let last = timeline.segments.last, last.track == current.track else { return 0 }
+        return last.firstSample + timeline.written - last.start
+    }
+
+    private func beginDrain(then next: Activity) {
+        activity = next
+        do { try output.drain() } catch { outputFailed(error) }
+    }
+
+    /// A drain finished: everything written was heard.
+    private func drained() {
+        switch activity {
+        case .drainingToEnd:
+            for t in timeline.finishAll() { report(t.report) }
+            current = nil
+            heard = nil
+            output.closeStream()
+            streamFormat = nil
+            activity = .idle
+        case .drainingForFormat(let sample, let announce):
+            guard let current else { return }
+            var transitions = timeline.finishAll()
+            // A change inside a track (announce false): that track goes on in the new stream, not finished.
+            if !announce, transitions.last == .finished(current.track) { transitions.removeLast() }
+            for t in transitions { report(t.report) }
+            output.closeStream()
+            streamFormat = nil
+            pendingStart = StartPoint(track: current.track, sample: sample, announce: announce)
+            startPending()
+        case .idle, .playing:
+            break
+        }
+    }
+
+    /// The stream died but the server is there: reopen it paused where it was heard (iPod-like: no sound
+    /// from somewhere unexpected).
+    func streamLost() {
+        output.closeStream()
+        streamFormat = nil
+        guard activity != .idle else { return }
+        if pendingStart == nil { pendingStart = resumePoint() }
+        if !paused {
+            paused = true
+            report(.paused(.outputRemoved))
+        }
+    }
+
+    /// The sink we played on went away: pause.
+    private func sinkLost() {
+        guard !paused, activity != .idle else { return }
+        logger.notice("audio sink removed; pausing")
+        paused = true
+        if output.hasStream {
+            do {
+                try output.setPaused(true)
+                corked = true
+            } catch {
+                outputFailed(error)
+            }
+        }
+        report(.paused(.outputRemoved))
+    }
+
+    /// Reads the stream clock: reports tracks heard to start or finish, and the position now and then.
+    func updatePosition() {
+        guard output.hasStream, let played = output.playedFrames() else { return }
+        for t in timeline.advance(to: played) { report(t.report) }
+        guard let now = timeline.position(at: played) else { return }
+        heard = now
+        let time = Date()
+        if activity != .idle, !paused, time.timeIntervalSince(lastPositionReport) >= positionInterval {
+            lastPositionReport = time
+            report(.position(trackID: now.track.id, seconds: Double(now.sample) / Double(timeline.rate)))
+        }
+    }
+}
+
+extension Timeline.Transition {
+    var report: PlayerReport {
+        switch self {
+        case .started(let t): .started(trackID: t.id)
+        case .finished(let t): .finished(trackID: t.id)
+        }
+    }
+}

@@ -1,0 +1,142 @@
+import Foundation
+import Logging
+
+/// The audio thread: decodes with libmpg123 and writes into the output, obeying commands from the mailbox.
+///
+/// Thread rules: created, run and released on the audio thread only; nothing here is shared. It talks to
+/// the rest of ClickWheel only through `Mailbox` (in) and `report` (out, an `AsyncStream` continuation).
+/// It never touches the database and never sleeps except in `Mailbox.wait`.
+final class PlayerLoop {
+    /// What the thread is doing with the stream.
+    enum Activity: Equatable {
+        case idle
+        /// Decoding `current` and writing it.
+        case playing
+        /// Everything is written and nothing is queued: waiting for the drain to say it was heard.
+        case drainingToEnd
+        /// The next audio needs another stream format: waiting for the drain, then a new stream starts with
+        /// `current` at `sample`.
+        case drainingForFormat(sample: Int64, announce: Bool)
+    }
+
+    /// Where to start a stream once one can be opened (connected again, or after the old one died).
+    struct StartPoint {
+        var track: AudioTrack
+        var sample: Int64
+        var announce: Bool
+    }
+
+    let output: any AudioOutput
+    let mailbox: Mailbox
+    let logger: Logger
+    let positionInterval: Double
+    let report: (PlayerReport) -> Void
+
+    var connected = false
+    var nextAttempt = Date.distantPast
+    var unavailableReported = false
+    static let retryInterval = 0.25
+
+    var current: TrackDecoder?
+    var queued: TrackDecoder?
+    var timeline = Timeline(rate: 44_100)
+    var streamFormat: PCMFormat?
+    var corked = false
+    var activity = Activity.idle
+    var paused = false
+    var volume = 100
+    /// The track and sample last heard, from the stream clock.
+    var heard: (track: AudioTrack, sample: Int64)?
+    var pendingStart: StartPoint?
+    var lastPositionReport = Date.distantPast
+    var shuttingDown = false
+    let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 32 * 1024, alignment: 16)
+
+    init(
+        output: any AudioOutput, mailbox: Mailbox, logger: Logger, positionInterval: Double,
+        report: @escaping (PlayerReport) -> Void
+    ) {
+        self.output = output
+        self.mailbox = mailbox
+        self.logger = logger
+        self.positionInterval = positionInterval
+        self.report = report
+    }
+
+    deinit { buffer.deallocate() }
+
+    /// Runs until a `.shutdown` command: wait for a command or a wake, obey, connect if needed, feed the
+    /// stream, report what was heard.
+    func run() {
+        while !shuttingDown {
+            for command in mailbox.wait(timeout: waitTimeout) {
+                handle(command)
+            }
+            if shuttingDown { break }
+            if !connected { connectIfDue() }
+            if connected { service() }
+        }
+        current = nil
+        queued = nil
+        output.disconnect()
+    }
+
+    /// How long to sleep when nothing wakes the thread: short while audio moves (position reports, the null
+    /// output's clock), the retry interval while disconnected.
+    private var waitTimeout: Double {
+        if !connected { return max(0.01, nextAttempt.timeIntervalSinceNow) }
+        return activity == .idle || paused ? 1 : 0.05
+    }
+
+    /// Tries to connect when the retry time has come; one log line and one report per outage.
+    func connectIfDue() {
+        guard Date() >= nextAttempt else { return }
+        let mailbox = self.mailbox
+        do {
+            let server = try output.connect { mailbox.wake() }
+            connected = true
+            unavailableReported = false
+            streamFormat = nil
+            logger.info("audio output connected: \(server)")
+            report(.outputAvailable(server: server))
+        } catch {
+            nextAttempt = Date(timeIntervalSinceNow: Self.retryInterval)
+            if !unavailableReported {
+                unavailableReported = true
+                logger.warning("no sound server (\(error)); retrying every \(Self.retryInterval) s, playback waits")
+                report(.outputUnavailable(reason: error.description))
+            }
+        }
+    }
+
+    /// The server went away: remember what was heard, drop the connection, reconnect soon.
+    func serverLost(_ reason: String) {
+        if activity != .idle, pendingStart == nil { pendingStart = resumePoint() }
+        output.disconnect()
+        connected = false
+        streamFormat = nil
+        nextAttempt = Date()
+        unavailableReported = true
+        logger.warning("sound server lost (\(reason)); reconnecting")
+        report(.outputUnavailable(reason: reason))
+    }
+
+    /// Where to pick up after the stream is gone: what was heard last, else the start of what was written.
+    func resumePoint() -> StartPoint? {
+        if let heard { return StartPoint(track: heard.track, sample: heard.sample, announce: false) }
+        if let first = timeline.segments.first {
+            return StartPoint(track: first.track, sample: first.firstSample, announce: true)
+        }
+        return current.map { StartPoint(track: $0.track, sample: 0, announce: true) }
+    }
+
+    /// Handles a failed output call: a lost server reconnects, anything else reopens the stream paused.
+    func outputFailed(_ error: AudioOutputError) {
+        if error.serverGone {
+            serverLost(error.message)
+        } else {
+            logger.warning("audio stream failed: \(error)")
+            streamLost()
+        }
+    }
+}

@@ -1,0 +1,176 @@
+public import Pulse
+import Synchronization
+
+/// An `AudioOutput` over a PulseAudio (or pipewire-pulse) server, through the async API in `Pulse`.
+///
+/// Thread rules: audio thread only, like every `AudioOutput`; libpulse callbacks only record events in
+/// `OutputSignals` and call `wake`. One threaded mainloop lives as long as the output; the context and the
+/// stream are made anew on every connect (a failed context is dead for good).
+public final class PulseAudioOutput: AudioOutput {
+    /// Target buffer: the issue asks for 100–200 ms; 150 leaves room for a loaded 2-core Pi.
+    public static let targetLatency = 150
+    static let clickName = "clickwheel-click"
+
+    let server: String?
+    let applicationName: String
+    private var mainloop: PulseMainloop?
+    private var context: PulseContext?
+    private var stream: PulseStream?
+    private var signals: OutputSignals?
+
+    /// `server`: nil for the usual lookup (`$PULSE_SERVER`, client.conf, the user's socket).
+    public init(server: String? = nil, applicationName: String = "ClickWheel") {
+        self.server = server
+        self.applicationName = applicationName
+    }
+
+    public func connect(wake: @escaping @Sendable () -> Void) throws(AudioOutputError) -> String {
+        disconnect()
+        let signals = OutputSignals(wake: wake)
+        do {
+            let loop = try mainloop ?? PulseMainloop(name: "pulse-loop")
+            mainloop = loop
+            let ctx = try PulseContext(mainloop: loop, name: applicationName) { event in
+                switch event {
+                case .state(.failed), .state(.terminated): signals.post(.serverLost)
+                case .sinkRemoved(let index): if signals.isOurSink(index) { signals.post(.sinkLost) }
+                case .state: break
+                }
+            }
+            try ctx.connect(server: server)
+            let click = ClickSound.pcm()
+            try ctx.uploadSample(name: Self.clickName, spec: PulseSampleSpec(rate: click.rate, channels: 1), pcm: click.bytes)
+            context = ctx
+            self.signals = signals
+            return ctx.serverDescription
+        } catch {
+            context = nil
+            throw AudioOutputError("\(error)", serverGone: true)
+        }
+    }
+
+    public func disconnect() {
+        stream = nil
+        context = nil
+        signals = nil
+    }
+
+    public func openStream(format: PCMFormat, volume: Int, paused: Bool) throws(AudioOutputError) {
+        closeStream()
+        guard let context, let signals else { throw AudioOutputError("not connected", serverGone: true) }
+        do {
+            let spec = PulseSampleSpec(rate: format.sampleRate, channels: format.channels)
+            let s = try PulseStream(context: context, name: "\(applicationName) playback", spec: spec) { event in
+                switch event {
+                case .writable, .started, .underflow: signals.wake()
+                case .drained: signals.post(.drained)
+                case .state(.failed), .state(.terminated): signals.post(.streamFailed)
+                case .moved(let sink): signals.moved(to: sink)
+                case .state: break
+                }
+            }
+            granted = try s.connectPlayback(
+                targetLatency: Self.targetLatency, volume: Self.paVolume(volume), corked: paused)
+            signals.moved(to: s.indices.sink)
+            stream = s
+        } catch {
+            throw Self.mapped(error)
+        }
+    }
+
+    public func closeStream() {
+        stream = nil
+    }
+
+    public var hasStream: Bool { stream != nil }
+
+    /// The buffer the server granted the last stream (`pa_stream_get_buffer_attr`), for logs and tests.
+    public private(set) var granted: BufferAttributes?
+
+    public func writableBytes() -> Int { stream?.writableSize() ?? 0 }
+
+    public func write(_ bytes: UnsafeRawBufferPointer) throws(AudioOutputError) {
+        do { try requireStream().write(bytes) } catch { throw Self.mapped(error) }
+    }
+
+    public func setPaused(_ paused: Bool) throws(AudioOutputError) {
+        do { try requireStream().cork(paused) } catch { throw Self.mapped(error) }
+    }
+
+    public func flush() throws(AudioOutputError) -> Int64 {
+        do {
+            let s = try requireStream()
+            return try s.flush() / Int64(s.spec.frameSize)
+        } catch {
+            throw Self.mapped(error)
+        }
+    }
+
+    public func drain() throws(AudioOutputError) {
+        do { try requireStream().drain() } catch { throw Self.mapped(error) }
+    }
+
+    public func cancelDrain() { stream?.cancelDrain() }
+
+    public func setVolume(_ volume: Int) throws(AudioOutputError) {
+        do { try stream?.setVolume(Self.paVolume(volume)) } catch { throw Self.mapped(error) }
+    }
+
+    public func playedFrames() -> Int64? {
+        guard let stream, let usec = stream.playedTime() else { return nil }
+        return Int64(usec) * Int64(stream.spec.rate) / 1_000_000
+    }
+
+    public func playClick(volume: Int) {
+        guard volume > 0 else { return }
+        try? context?.playSample(name: Self.clickName, volume: Self.paVolume(volume))
+    }
+
+    public func takeEvents() -> [AudioOutputEvent] { signals?.take() ?? [] }
+
+    /// Volume 0–100 as PulseAudio's own percent scale (`PA_VOLUME_NORM` × v / 100, cubic in amplitude):
+    /// 50 is what `pactl set-sink-input-volume … 50%` gives, −18 dB.
+    static func paVolume(_ volume: Int) -> UInt32 { UInt32(0x10000 * max(0, min(100, volume)) / 100) }
+
+    private func requireStream() throws(PulseError) -> PulseStream {
+        guard let stream else { throw PulseError(operation: "stream", code: 0, message: "no stream open") }
+        return stream
+    }
+
+    /// A stream error is a server loss when the context died too.
+    private static func mapped(_ error: PulseError) -> AudioOutputError {
+        AudioOutputError(error.description, serverGone: error.isConnectionLoss)
+    }
+}
+
+/// What libpulse's loop thread tells the audio thread: pending events and the sinks the stream sat on.
+///
+/// Thread rules: any thread; state behind a `Mutex`.
+final class OutputSignals: Sendable {
+    private struct State {
+        var events: [AudioOutputEvent] = []
+        /// The sink the stream plays on and the one before it (a removed sink moves the stream first).
+        var sinks: (current: UInt32?, previous: UInt32?) = (nil, nil)
+    }
+    private let state = Mutex(State())
+    let wake: @Sendable () -> Void
+
+    init(wake: @escaping @Sendable () -> Void) { self.wake = wake }
+
+    func post(_ event: AudioOutputEvent) {
+        state.withLock { $0.events.append(event) }
+        wake()
+    }
+
+    func take() -> [AudioOutputEvent] { state.withLock { s in defer { s.events = [] }; return s.events } }
+
+    func moved(to sink: UInt32) {
+        state.withLock { s in
+            if s.sinks.current != sink { s.sinks = (sink, s.sinks.current) }
+        }
+    }
+
+    func isOurSink(_ index: UInt32) -> Bool {
+        state.withLock { $0.sinks.current == index || $0.sinks.previous == index }
+    }
+}

@@ -1,0 +1,161 @@
+import Foundation
+import Playback
+import Testing
+
+/// Faults: the server restarting or missing, the sink going away, broken files.
+extension RealServerTests {
+    @Test("a sound server restart mid-track is survived: it reconnects and continues from the same place")
+    func serverRestart() async throws {
+        // 300 Hz → 1100 Hz over 8 s: position = (f − 300) / 100 seconds.
+        let path = try fixtures.tone("long", frequency: "300:1100", seconds: 8)
+        let position = { (f: Double) in (f - 300) / 100 }
+        let (player, log) = makePlayer()
+        defer { player.shutdown() }
+        let first = try await Capture.start(into: fixtures.dir, name: "before")
+        player.play(AudioTrack(id: 9, path: path))
+        try await log.waitForPosition(9, atLeast: 2)
+        let mark = log.count
+        try SoundServer.stop()
+        let before = try first.stop()
+        let lost = try await log.wait(after: mark, timeout: 10, "outputUnavailable") {
+            if case .outputUnavailable = $0 { return true }
+            return false
+        }
+        let lastHeard = log.all.prefix(mark + 1).compactMap { r -> Double? in
+            if case .position(9, let s) = r { return s }
+            return nil
+        }.last ?? 0
+        try SoundServer.start()
+        let up = Date()
+        let second = try await Capture.start(into: fixtures.dir, name: "after")
+        try await log.wait(after: mark, timeout: 10, "outputAvailable") {
+            if case .outputAvailable = $0 { return true }
+            return false
+        }
+        let resumed = try await log.wait(after: mark, timeout: 10, "a position after the restart") {
+            if case .position(9, _) = $0 { return true }
+            return false
+        }
+        try await log.wait(timeout: 20, "finished") { $0 == .finished(trackID: 9) }
+        try await Task.sleep(for: .milliseconds(300))
+        let after = try second.stop()
+
+        let delay = resumed.time.timeIntervalSince(up)
+        #expect(delay < 2, "playing again \(delay) s after the server was back (lost at \(lost.time))")
+        if case .position(_, let s) = resumed.report {
+            #expect(s > lastHeard - 0.5 && s < lastHeard + 1, "went on at \(s) s after losing it at \(lastHeard) s")
+        }
+        #expect(log.events.filter { $0 == .started(trackID: 9) }.count == 1, "no second start: \(log.events)")
+        // What the listener hears: the sweep goes on from about where it broke off.
+        let p0 = position(try #require(before.windows().compactMap(\.frequency).last, "nothing heard before"))
+        let p1 = position(try #require(after.windows().compactMap(\.frequency).first, "nothing heard after"))
+        #expect(p1 - p0 > -0.5 && p1 - p0 < 2.5, "heard \(p0) s before the restart and \(p1) s after")
+    }
+
+    @Test("with no server at start it says so once, keeps trying, and plays when a server appears")
+    func noServerAtStart() async throws {
+        try #require(
+            (try? Shell.run(["sh", "-c", "command -v pulseaudio"])) != nil, "needs the pulseaudio binary")
+        let dir = fixtures.dir.appendingPathComponent("late")
+        let env = ["CW_PULSE_DIR": dir.path, "CW_PULSE_SINK": "late_null"]
+        let script = SoundServer.scripts.appendingPathComponent("pulse-start.sh").path
+        let stop = SoundServer.scripts.appendingPathComponent("pulse-stop.sh").path
+        let path = try fixtures.tone("late", frequency: "500", seconds: 1)
+        let player = AudioPlayer(output: .pulse(server: "unix:\(dir.path)/native"), positionInterval: 0.1)
+        let log = ReportLog(player)
+        defer { player.shutdown() }
+        player.play(AudioTrack(id: 5, path: path))
+        try await log.wait(timeout: 5, "outputUnavailable") {
+            if case .outputUnavailable = $0 { return true }
+            return false
+        }
+        try await Task.sleep(for: .seconds(1))
+        let outages = log.all.filter {
+            if case .outputUnavailable = $0 { return true }
+            return false
+        }
+        #expect(outages.count == 1, "reported \(outages.count) times while retrying")
+        try Shell.run(["bash", script], environment: env)
+        defer { _ = try? Shell.run(["bash", stop], environment: env) }
+        try await log.wait(timeout: 5, "outputAvailable") {
+            if case .outputAvailable = $0 { return true }
+            return false
+        }
+        try await log.wait(timeout: 10, "started") { $0 == .started(trackID: 5) }
+        try await log.wait(timeout: 10, "finished") { $0 == .finished(trackID: 5) }
+    }
+
+    @Test("the sink going away pauses playback; resume plays on")
+    func sinkRemoved() async throws {
+        let module = try Shell.run(["pactl", "load-module", "module-null-sink", "sink_name=cw_gone"])
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+        try Shell.run(["pactl", "set-default-sink", "cw_gone"])
+        defer {
+            _ = try? Shell.run(["pactl", "set-default-sink", SoundServer.sink])
+            _ = try? Shell.run(["pactl", "unload-module", module])
+        }
+        let path = try fixtures.tone("gone", frequency: "700", seconds: 3)
+        let (player, log) = makePlayer()
+        defer { player.shutdown() }
+        player.play(AudioTrack(id: 4, path: path))
+        try await log.waitForPosition(4, atLeast: 0.5)
+        try Shell.run(["pactl", "set-default-sink", SoundServer.sink])
+        try Shell.run(["pactl", "unload-module", module])
+        try await log.wait(timeout: 5, "paused(outputRemoved)") { $0 == .paused(.outputRemoved) }
+        try await Task.sleep(for: .milliseconds(500))
+        let mark = log.count
+        try await Task.sleep(for: .milliseconds(500))
+        let moving = log.all.dropFirst(mark).contains {
+            if case .position = $0 { return true }
+            return false
+        }
+        #expect(!moving, "positions kept coming while paused")
+        player.resume()
+        try await log.wait(timeout: 15, "finished") { $0 == .finished(trackID: 4) }
+    }
+
+    @Test("corrupt frames mid-file are skipped and the track plays on to its end")
+    func corruptFrames() async throws {
+        let clean = try fixtures.tone("clean", frequency: "440", seconds: 3)
+        let broken = try fixtures.corrupted(clean, at: 0.5, count: 3000)
+        let (player, log) = makePlayer()
+        defer { player.shutdown() }
+        let capture = try await Capture.start(into: fixtures.dir)
+        player.play(AudioTrack(id: 6, path: broken))
+        try await log.wait(timeout: 15, "finished") { $0 == .finished(trackID: 6) }
+        try await Task.sleep(for: .milliseconds(300))
+        let signal = try capture.stop()
+        #expect(!log.events.contains { if case .failed = $0 { return true } else { return false } })
+        let tones = signal.toneSequence()
+        #expect(tones.count >= 1 && tones.allSatisfy { abs($0 - 440) < 5 }, "heard \(tones)")
+        // The skipped frames are gone (not silent): what is heard is the track less about the junk's share.
+        let size = try FileManager.default.attributesOfItem(atPath: clean)[.size] as? Int ?? 1
+        let junk = 3 * 3000 / Double(size)
+        let range = try #require(signal.audibleRange())
+        let seconds = Double(range.count) / Double(signal.rate)
+        #expect(seconds > 3 - junk - 0.2, "heard \(seconds) s of a 3 s track with \(junk) s of junk")
+        #expect(signal.silences(longerThan: 0.1).isEmpty, "a dropout: \(signal.silences(longerThan: 0.1))")
+    }
+
+    @Test("an undecodable file is reported and skipped; a bad queued track is reported before it is due")
+    func undecodable() async throws {
+        let junk = try fixtures.garbage("junk")
+        let good = try fixtures.tone("good", frequency: "550", seconds: 1)
+        let (player, log) = makePlayer()
+        defer { player.shutdown() }
+        player.play(AudioTrack(id: 1, path: junk))
+        try await log.wait(timeout: 10, "failed(1)") {
+            if case .failed(1, _) = $0 { return true }
+            return false
+        }
+        player.play(AudioTrack(id: 2, path: good))
+        try await log.wait(timeout: 10, "started(2)") { $0 == .started(trackID: 2) }
+        player.enqueueNext(AudioTrack(id: 3, path: junk))
+        try await log.wait(timeout: 5, "failed(3)") {
+            if case .failed(3, _) = $0 { return true }
+            return false
+        }
+        try await log.wait(timeout: 10, "finished(2)") { $0 == .finished(trackID: 2) }
+        #expect(!log.events.contains(.started(trackID: 3)))
+    }
+}

@@ -1,0 +1,86 @@
+import Foundation
+import Playback
+import Testing
+
+/// Tests against a real sound server (PulseAudio or pipewire-pulse with a null sink), listening to its
+/// monitor with parec. They run one at a time (they share the sink) and only when `PULSE_SERVER` is set:
+/// CI starts the server with contrib/ci/pulse-start.sh (or pipewire-start.sh).
+@Suite(
+    .serialized,
+    .enabled(
+        if: SoundServer.isConfigured,
+        "PULSE_SERVER is not set: run `eval \"$(contrib/ci/pulse-start.sh)\"` first to test against a real server"))
+struct RealServerTests {
+    let fixtures: Fixtures
+
+    init() throws {
+        fixtures = try Fixtures()
+    }
+
+    /// A player on the configured server with a report log; positions every 0.1 s.
+    func makePlayer() -> (AudioPlayer, ReportLog) {
+        let player = AudioPlayer(output: .pulse(server: nil), positionInterval: 0.1)
+        return (player, ReportLog(player))
+    }
+
+    /// Plays `tracks` in order the way the engine will: `play` the first, `enqueueNext` each following one
+    /// when the one before is reported started. Returns once the last finished (or `timeout`).
+    func playAlbum(
+        _ tracks: [AudioTrack], on player: AudioPlayer, log: ReportLog, timeout: Double = 30
+    ) async throws {
+        player.play(tracks[0])
+        for (i, track) in tracks.enumerated() {
+            try await log.wait(timeout: timeout, "started(\(track.id))") { $0 == .started(trackID: track.id) }
+            if i + 1 < tracks.count { player.enqueueNext(tracks[i + 1]) }
+        }
+        let last = tracks[tracks.count - 1].id
+        try await log.wait(timeout: timeout, "finished(\(last))") { $0 == .finished(trackID: last) }
+    }
+
+    @Test("tracks with distinct tones are heard in queue order, each reported started and finished")
+    func tonesInOrder() async throws {
+        let paths = try [440, 660, 880].map { try fixtures.tone("t\($0)", frequency: "\($0)", seconds: 1.5) }
+        let tracks = paths.enumerated().map { AudioTrack(id: $0.offset + 1, path: $0.element) }
+        let (player, log) = makePlayer()
+        defer { player.shutdown() }
+        let capture = try await Capture.start(into: fixtures.dir)
+        try await playAlbum(tracks, on: player, log: log)
+        try await Task.sleep(for: .milliseconds(300))
+        let signal = try capture.stop()
+
+        let tones = signal.toneSequence()
+        #expect(tones.count == 3, "heard \(tones)")
+        for (heard, want) in zip(tones, [440.0, 660, 880]) {
+            #expect(abs(heard - want) < 5, "heard \(tones)")
+        }
+        let events = log.events.filter {
+            if case .started = $0 { return true }
+            if case .finished = $0 { return true }
+            return false
+        }
+        #expect(events == [1, 2, 3].flatMap { [.started(trackID: $0), .finished(trackID: $0)] })
+    }
+
+    @Test("a gapless album cut from one continuous tone plays with no gap and no jump at the joins")
+    func gaplessAlbum() async throws {
+        let paths = try fixtures.album("album", frequency: 441, seconds: 6, parts: 3)
+        let tracks = paths.enumerated().map { AudioTrack(id: $0.offset + 1, path: $0.element) }
+        let (player, log) = makePlayer()
+        defer { player.shutdown() }
+        let capture = try await Capture.start(into: fixtures.dir)
+        try await playAlbum(tracks, on: player, log: log)
+        try await Task.sleep(for: .milliseconds(300))
+        let signal = try capture.stop()
+
+        let range = try #require(signal.audibleRange())
+        let seconds = Double(range.count) / Double(signal.rate)
+        #expect(abs(seconds - 6) < 0.03, "heard \(seconds) s of tone, want 6 s")
+        // Inside the tone (20 ms in from each end), no window drops out and nothing jumps.
+        let inner = (range.lowerBound + signal.rate / 50)..<(range.upperBound - signal.rate / 50)
+        let quietest = stride(from: inner.lowerBound, to: inner.upperBound - 441, by: 441)
+            .map { signal.rms($0..<$0 + 441) }.min() ?? 0
+        #expect(quietest > 0.3, "a 10 ms window fell to RMS \(quietest) (the tone's RMS is 0.35)")
+        let residual = signal.sineResidual(frequency: 441, in: inner)
+        #expect(residual < 0.05, "largest deviation from the sine \(residual)")
+    }
+}

@@ -1,0 +1,51 @@
+import Foundation
+import Playback
+import Synchronization
+
+/// Collects an `AudioPlayer`'s reports as they arrive, so a test can wait for one.
+final class ReportLog: Sendable {
+    private let entries = Mutex<[(time: Date, report: PlayerReport)]>([])
+
+    init(_ player: AudioPlayer) {
+        let reports = player.reports
+        Task.detached { [self] in
+            for await report in reports { self.entries.withLock { $0.append((Date(), report)) } }
+        }
+    }
+
+    var all: [PlayerReport] { entries.withLock { $0.map(\.report) } }
+
+    /// Reports other than positions, in order.
+    var events: [PlayerReport] {
+        all.filter {
+            if case .position = $0 { return false }
+            return true
+        }
+    }
+
+    /// Waits until a report matching `match` arrived after the first `after` reports; returns it with its
+    /// arrival time. Throws after `timeout` seconds (generous: the machine may be loaded).
+    @discardableResult
+    func wait(
+        after: Int = 0, timeout: Double = 15, _ what: String = "report",
+        _ match: @escaping @Sendable (PlayerReport) -> Bool
+    ) async throws -> (time: Date, report: PlayerReport) {
+        let deadline = Date(timeIntervalSinceNow: timeout)
+        while Date() < deadline {
+            let found = entries.withLock { list in list.dropFirst(after).first { match($0.report) } }
+            if let found { return found }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        throw Shell.Failure(description: "no \(what) within \(timeout) s; got \(all)")
+    }
+
+    var count: Int { entries.withLock { $0.count } }
+
+    /// Waits for a position report of `track` at or past `seconds`.
+    func waitForPosition(_ track: Int, atLeast seconds: Double, timeout: Double = 15) async throws {
+        try await wait(timeout: timeout, "position ≥ \(seconds) s of \(track)") {
+            if case .position(track, let s) = $0 { return s >= seconds }
+            return false
+        }
+    }
+}

@@ -1,0 +1,70 @@
+// clickwheel-play: plays MP3 files one after the other (gapless) through Playback.AudioPlayer, for the
+// benchmark and for trying the audio path by hand. Not installed; `clickwheel run` is the real entry point.
+//
+// Usage: clickwheel-play [--null] [--volume 0-100] [--quiet] FILE...
+// Prints every report on stderr with the seconds since start, and `play-issued <unix ns>` on stdout when
+// the first play command is sent (playback_bench.sh measures play → sound from it). Exits 0 after the last
+// track finished, 1 when a track failed.
+import Foundation
+import Playback
+
+var files: [String] = []
+var output = AudioPlayer.Output.pulse(server: nil)
+var volume = 100
+var quiet = false
+var args = CommandLine.arguments.dropFirst()
+while let arg = args.popFirst() {
+    switch arg {
+    case "--null": output = .null
+    case "--quiet": quiet = true
+    case "--volume": volume = Int(args.popFirst() ?? "") ?? 100
+    case "-h", "--help":
+        print("usage: clickwheel-play [--null] [--volume 0-100] [--quiet] FILE...")
+        exit(0)
+    default: files.append(arg)
+    }
+}
+guard !files.isEmpty else {
+    FileHandle.standardError.write(Data("clickwheel-play: no files given\n".utf8))
+    exit(64)
+}
+
+let tracks = files.enumerated().map { AudioTrack(id: $0.offset + 1, path: $0.element) }
+let player = AudioPlayer(output: output, positionInterval: 1)
+let start = Date()
+player.setVolume(volume)
+var now = timespec()
+clock_gettime(CLOCK_REALTIME, &now)
+FileHandle.standardOutput.write(Data("play-issued \(Int64(now.tv_sec) * 1_000_000_000 + Int64(now.tv_nsec))\n".utf8))
+player.play(tracks[0])
+
+var failed = false
+for await report in player.reports {
+    if !quiet || !(report.isPosition) {
+        let t = String(format: "%7.3f", Date().timeIntervalSince(start))
+        FileHandle.standardError.write(Data("[\(t)] \(report)\n".utf8))
+    }
+    switch report {
+    case .started(let id):
+        if id < tracks.count { player.enqueueNext(tracks[id]) }
+    case .finished(let id):
+        if id == tracks.count {
+            player.shutdown()
+            exit(failed ? 1 : 0)
+        }
+    case .failed(let id, _):
+        failed = true
+        if id < tracks.count { player.play(tracks[id]) } else {
+            player.shutdown()
+            exit(1)
+        }
+    default: break
+    }
+}
+
+extension PlayerReport {
+    var isPosition: Bool {
+        if case .position = self { return true }
+        return false
+    }
+}
