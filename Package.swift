@@ -92,7 +92,7 @@ let package = Package(
         .executableTarget(
             name: "clickwheel",
             dependencies: [
-                "Library", "ClickWheelCore", "Devices", "ClickWheelConfig", "ControlServer", "MPDProtocol",
+                "Library", "ClickWheelCore", "Devices", "ClickWheelConfig", "ControlServer", "MPDProtocol", "Playback",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),

@@ -7,6 +7,7 @@ import Foundation
 import GRDB
 import Library
 import Logging
+import Playback
 import Synchronization
 
 /// `clickwheel run`: the service. Today: the library (indexed in the background), the engine with
@@ -19,8 +20,8 @@ struct RunCommand: ParsableCommand {
             Keys on the terminal: arrows or j/k turn the wheel, Enter = Select, Esc or Backspace = Menu, \
             space = Play/Pause, n/p = Next/Previous, h then a key (or Shift) = hold, q = quit.
             The library is indexed in the background at start; menus fill in as it goes.
-            Audio output is not part of this build yet: playback runs silently (the Now Playing clock, \
-            skips and the queue behave as with sound), and the screen says so.
+            Audio goes to the PulseAudio or PipeWire server (PULSE_SERVER, or the session's); with \
+            --output null nothing is heard and everything else behaves as with sound.
             """)
 
     @Option(help: ArgumentHelp("The configuration file (default /etc/clickwheel/clickwheel.yaml when it exists).", valueName: "FILE"))
@@ -65,7 +66,7 @@ struct RunCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Scroll acceleration.", valueName: "off|normal|fast"))
     var acceleration: String?
 
-    @Option(help: ArgumentHelp("Audio output (this build plays silently either way).", valueName: "pulse|null"))
+    @Option(help: ArgumentHelp("Audio output: the PulseAudio/PipeWire server, or none (real-time, silent).", valueName: "pulse|null"))
     var output: String?
 
     /// The configuration: file, environment, then these flags.
@@ -131,9 +132,8 @@ struct RunCommand: ParsableCommand {
         let settings = SettingsStore(pool)
         let screen: (any TextDisplay)?
         do {
-            screen = try DeviceSetup.display(
-                c, interactive: interactive, note: "no audio output in this build: silent playback · q quits" + logNote,
-                logger: logger)
+            let audio = c.output == .pulse ? "audio: PulseAudio/PipeWire" : "audio: none (--output null)"
+            screen = try DeviceSetup.display(c, interactive: interactive, note: audio + " · q quits" + logNote, logger: logger)
         } catch {
             FileHandle.standardError.write(Data("clickwheel: \(error)\n".utf8))
             throw ExitCode.failure
@@ -147,7 +147,10 @@ struct RunCommand: ParsableCommand {
             settings: settings.load())
 
         let scanner = BackgroundScanner(folder: folder, pool: pool, logger: logger)
-        let loop = ServiceLoop(engine: engine, display: screen, settings: settings, logger: logger) {
+        let player = AudioPlayer(output: c.output == .pulse ? .pulse(server: nil) : .null, logger: logger)
+        let loop = ServiceLoop(
+            engine: engine, display: screen, settings: settings, player: player, musicFolder: folder, logger: logger
+        ) {
             scanner.start()
         }
         scanner.onProgress = { count in loop.post(.scanning(count: count, at: MonotonicClock.now())) }

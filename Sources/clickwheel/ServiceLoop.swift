@@ -7,6 +7,7 @@ import GRDB
 import Library
 import Logging
 import MPDProtocol
+import Playback
 
 /// The one serial owner of the engine: every event (keys, ticks, playback reports, scan progress) is
 /// posted to its queue, handed to `Engine.handle`, and the effects are carried out there.
@@ -18,22 +19,46 @@ final class ServiceLoop: @unchecked Sendable {
     private let display: (any TextDisplay)?
     private let settingsStore: SettingsStore
     private let logger: Logger
-    private var playback: SilentPlayback!
+    private var playback: AudioPlayback!
+    private let player: AudioPlayer
     private var ticker: (any DispatchSourceTimer)?
     private let rescan: () -> Void
     /// Who hears about changes (the control server's idle clients); set before `start`.
     var listener: (@Sendable (MPDIdleSubsystems) -> Void)?
     private var queueVersion = 1
 
-    init(engine: Engine, display: (any TextDisplay)?, settings: SettingsStore, logger: Logger, rescan: @escaping () -> Void) {
+    init(
+        engine: Engine, display: (any TextDisplay)?, settings: SettingsStore, player: AudioPlayer, musicFolder: String,
+        logger: Logger, rescan: @escaping () -> Void
+    ) {
         self.engine = engine
         self.display = display
         self.settingsStore = settings
+        self.player = player
         self.logger = logger
         self.rescan = rescan
-        playback = SilentPlayback(library: engine.library, queue: queue) { [unowned self] report in
-            self.handle(.playback(report, at: MonotonicClock.now()))
+        playback = AudioPlayback(
+            player: player, library: engine.library, musicFolder: musicFolder, logger: logger
+        ) { [unowned self] index, count in
+            // Runs on the loop's queue, inside `handle`: what follows entry `index`.
+            switch self.engine.settings.repeatMode {
+            case .one: return index
+            case .all: return count == 0 ? nil : (index + 1) % count
+            case .off: return index + 1 < count ? index + 1 : nil
+            }
         }
+        player.setVolume(engine.settings.volume)
+        let reports = player.reports
+        Task.detached { [weak self] in
+            for await report in reports {
+                guard let self else { return }
+                self.queue.async { self.playerReported(report) }
+            }
+        }
+    }
+
+    private func playerReported(_ report: PlayerReport) {
+        if let r = playback.handle(report) { handle(.playback(r, at: MonotonicClock.now())) }
     }
 
     /// Starts the tick timer (10 per second: marquees, holds, overlays) and draws the first frame.
@@ -52,13 +77,14 @@ final class ServiceLoop: @unchecked Sendable {
         queue.async { [self] in handle(event) }
     }
 
-    /// Stops the timer and closes the display (on the loop's queue, waiting for it).
+    /// Stops the timer, closes the display (on the loop's queue, waiting for it) and stops the audio.
     func shutdown() {
         queue.sync {
             ticker?.cancel()
             ticker = nil
             display?.close()
         }
+        player.shutdown()  // stops the audio thread after the current command; the stream is closed
     }
 
     /// Tells idle clients something outside the engine changed (the library after a scan).
@@ -94,8 +120,8 @@ final class ServiceLoop: @unchecked Sendable {
             case .notify(let subsystem):
                 if subsystem == .playlist { queueVersion += 1 }
                 listener?(Self.idle(subsystem))
-            case .click:
-                break  // no click sound without audio output
+            case .click(let level):
+                if level != .off { player.click(volume: level == .loud ? 80 : 35) }
             }
         }
     }

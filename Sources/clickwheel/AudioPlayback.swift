@@ -1,0 +1,134 @@
+import ClickWheelCore
+import Dispatch
+import Foundation
+import Logging
+import Playback
+
+/// The playback shell: carries out the engine's playback commands on the real audio player
+/// (libmpg123 → PulseAudio/PipeWire, or a silent null output) and turns the player's reports back into
+/// engine events. The engine owns the queue; this shell keeps a copy to know which file an index is,
+/// and hands the player the following track early so albums play without a gap.
+///
+/// Thread rules: `perform` and `handle(_ report:)` run on the service loop's queue only.
+final class AudioPlayback {
+    private let player: AudioPlayer
+    private let library: any LibraryReading
+    private let musicFolder: String
+    private let logger: Logger
+    private let nextIndex: (Int, Int) -> Int?
+    private var queue: [TrackID] = []
+    /// Which queue entry each handed-over track stands for (the player reports its own ids).
+    private var tokens: [Int: Int] = [:]
+    private var nextToken = 1
+    private var current: (token: Int, index: Int)?
+    private var queuedNext: (token: Int, index: Int)?
+
+    /// `nextIndex(current, count)` says which entry follows (repeat and the end of the queue decide).
+    init(player: AudioPlayer, library: any LibraryReading, musicFolder: String, logger: Logger,
+         nextIndex: @escaping (Int, Int) -> Int?) {
+        self.player = player
+        self.library = library
+        self.musicFolder = musicFolder
+        self.logger = logger
+        self.nextIndex = nextIndex
+    }
+
+    func perform(_ command: PlaybackCommand) {
+        switch command {
+        case .replaceQueue(let ids, let index):
+            queue = ids
+            if let index, let c = current {
+                current = (c.token, index)
+                tokens[c.token] = index
+            }
+            handOverNext()
+        case .insert(let ids, let at):
+            queue.insert(contentsOf: ids, at: min(max(0, at), queue.count))
+            if let c = current, at <= c.index {
+                current = (c.token, c.index + ids.count)
+                tokens[c.token] = c.index + ids.count
+            }
+            handOverNext()
+        case .play(let index):
+            // After a track ended the engine asks for the next one, which the player is already joining
+            // without a gap: take it as current and hand over the one after it.
+            if endedIndex != nil, let q = queuedNext, q.index == index {
+                current = q
+                queuedNext = nil
+                endedIndex = nil
+                handOverNext()
+                return
+            }
+            endedIndex = nil
+            start(index)
+        case .pause: player.pause()
+        case .resume: player.resume()
+        case .stop:
+            player.stop()
+            current = nil
+            queuedNext = nil
+        case .seek(let ms): player.seek(to: Double(ms) / 1000)
+        case .volume(let v): player.setVolume(v)
+        }
+    }
+
+    /// The entry whose end the player reported, until the engine says what follows.
+    private var endedIndex: Int?
+
+    private func start(_ index: Int) {
+        guard let track = audioTrack(index) else { return }
+        current = (track.id, index)
+        queuedNext = nil
+        player.play(track)
+        handOverNext()
+    }
+
+    /// Gives the player the entry after the current one, so it can join it without a gap.
+    private func handOverNext() {
+        guard let c = current, let n = nextIndex(c.index, queue.count), let track = audioTrack(n) else {
+            queuedNext = nil
+            player.enqueueNext(nil)
+            return
+        }
+        if queuedNext?.index == n, queue.indices.contains(n) { return }
+        queuedNext = (track.id, n)
+        player.enqueueNext(track)
+    }
+
+    private func audioTrack(_ index: Int) -> AudioTrack? {
+        guard queue.indices.contains(index), let info = try? library.track(queue[index]) else { return nil }
+        let token = nextToken
+        nextToken += 1
+        tokens[token] = index
+        return AudioTrack(id: token, path: musicFolder + "/" + info.path)
+    }
+
+    /// Translates a player report into the engine's terms (nil: nothing the engine needs).
+    func handle(_ report: PlayerReport) -> PlaybackReport? {
+        switch report {
+        case .started(let token):
+            return tokens[token].map { .started(index: $0) }
+        case .position(let token, let seconds):
+            guard current?.token == token else { return nil }
+            return .position(ms: Int(seconds * 1000))
+        case .finished(let token):
+            if let c = current, c.token == token { endedIndex = c.index }
+            return tokens[token].map { .finished(index: $0) }
+        case .failed(let token, let reason):
+            logger.warning("playback: cannot play: \(reason)")
+            return tokens[token].map { .failed(index: $0, message: reason) }
+        case .paused:
+            return .paused
+        case .resumed:
+            return .resumed
+        case .stopped:
+            return nil
+        case .outputUnavailable(let reason):
+            logger.warning("audio: no sound server (\(reason)); playback starts when it appears")
+            return nil
+        case .outputAvailable(let server):
+            logger.info("audio: connected to \(server)")
+            return nil
+        }
+    }
+}
