@@ -64,29 +64,12 @@ struct DebugLCD: ParsableCommand {
     @Option(help: ArgumentHelp("The configuration file.", valueName: "FILE"))
     var config: String?
 
-    @Option(help: ArgumentHelp("The display.", valueName: "terminal|lcdproc|hd44780"))
-    var display: String?
-
-    @Option(help: ArgumentHelp("The display's size.", valueName: "20x4"))
-    var lcd: String?
-
-    @Option(help: ArgumentHelp("LCDd's address.", valueName: "HOST:PORT"))
-    var lcdproc: String?
-
-    @Option(name: .customLong("i2c-bus"), help: ArgumentHelp("The HD44780's I2C bus.", valueName: "/dev/i2c-N"))
-    var i2cBus: String?
-
-    @Option(name: .customLong("i2c-address"), help: ArgumentHelp("The PCF8574 backpack's address.", valueName: "0x27"))
-    var i2cAddress: String?
+    @OptionGroup var displayOptions: DisplayOptions
 
     func run() throws {
-        var flags: [String: String] = [:]
-        for case (let key, let value?) in [
-            ("display", display), ("lcd", lcd), ("lcdproc", lcdproc), ("i2c_bus", i2cBus), ("i2c_address", i2cAddress),
-        ] { flags[key] = value }
         let c: ServiceConfig
         do {
-            c = try ConfigLoader().load(file: config, flags: flags)
+            c = try ConfigLoader().load(file: config, flags: displayOptions.flags)
         } catch {
             throw ValidationError("the configuration is not valid:\n\(error)")
         }

@@ -36,20 +36,7 @@ struct RunCommand: ParsableCommand {
     @Option(help: ArgumentHelp("The control socket (env CLICKWHEEL_SOCKET).", valueName: "PATH"))
     var socket: String?
 
-    @Option(help: ArgumentHelp("Where frames go (default: the terminal when run on one).", valueName: "terminal|lcdproc|hd44780|none"))
-    var display: String?
-
-    @Option(help: ArgumentHelp("The display's size, columns x rows (default 20x4).", valueName: "20x4"))
-    var lcd: String?
-
-    @Option(help: ArgumentHelp("LCDd's address.", valueName: "HOST:PORT"))
-    var lcdproc: String?
-
-    @Option(name: .customLong("i2c-bus"), help: ArgumentHelp("The HD44780's I2C bus.", valueName: "/dev/i2c-N"))
-    var i2cBus: String?
-
-    @Option(name: .customLong("i2c-address"), help: ArgumentHelp("The PCF8574 backpack's address.", valueName: "0x27"))
-    var i2cAddress: String?
+    @OptionGroup var displayOptions: DisplayOptions
 
     @Option(help: ArgumentHelp("An input: auto (every evdev wheel, touchpad and button device, plus the keyboard on a terminal), keyboard, none, or a /dev/input/… path (repeatable).", valueName: "INPUT"))
     var input: [String] = []
@@ -73,12 +60,12 @@ struct RunCommand: ParsableCommand {
     func resolvedConfig() throws -> ServiceConfig {
         var flags: [String: String] = [:]
         let given: [(String, String?)] = [
-            ("music", music), ("db", db), ("socket", socket), ("display", display), ("lcd", lcd), ("lcdproc", lcdproc),
-            ("i2c_bus", i2cBus), ("i2c_address", i2cAddress), ("steps_per_detent", stepsPerDetent),
+            ("music", music), ("db", db), ("socket", socket), ("steps_per_detent", stepsPerDetent),
             ("degrees_per_step", degreesPerStep), ("acceleration", acceleration), ("output", output),
             ("input", input.isEmpty ? nil : input.joined(separator: ",")), ("invert_wheel", invertWheel ? "true" : nil),
         ]
         for case (let key, let value?) in given { flags[key] = value }
+        flags.merge(displayOptions.flags) { a, _ in a }
         let file = config ?? (FileManager.default.fileExists(atPath: ConfigLoader.systemPath) ? ConfigLoader.systemPath : nil)
         do {
             return try ConfigLoader().load(file: file, flags: flags)
