@@ -71,6 +71,9 @@ public final class PulseAudioOutput: AudioOutput {
             }
             granted = try s.connectPlayback(
                 targetLatency: Self.targetLatency, volume: Self.paVolume(volume), corked: paused)
+            // Again after connecting: WirePlumber (PipeWire) restores a remembered volume over the one given
+            // at connect time.
+            try s.setVolume(Self.paVolume(volume))
             signals.moved(to: s.indices.sink)
             stream = s
         } catch {

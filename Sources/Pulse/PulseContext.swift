@@ -65,7 +65,7 @@ public final class PulseContext: @unchecked Sendable {
                 context,
                 { _, userdata in
                     guard let userdata else { return }
-                    Unmanaged<PulseContext>.fromOpaque(userdata).takeUnretainedValue().stateChanged()
+                    Unmanaged<PulseContext>.fromOpaque(userdata)._withUnsafeGuaranteedRef { $0.stateChanged() }
                 }, me)
             try PulseError.check(
                 pa_context_connect(context, server, PA_CONTEXT_NOAUTOSPAWN, nil), "pa_context_connect",
@@ -76,7 +76,7 @@ public final class PulseContext: @unchecked Sendable {
                 context,
                 { _, event, index, userdata in
                     guard let userdata else { return }
-                    Unmanaged<PulseContext>.fromOpaque(userdata).takeUnretainedValue().subscription(event, index)
+                    Unmanaged<PulseContext>.fromOpaque(userdata)._withUnsafeGuaranteedRef { $0.subscription(event, index) }
                 }, me)
             let mask = pa_subscription_mask_t(rawValue: PA_SUBSCRIPTION_MASK_SINK.rawValue)
             guard let op = pa_context_subscribe(context, mask, signalLoopOnSuccess, UnsafeMutableRawPointer(mainloop.loop))

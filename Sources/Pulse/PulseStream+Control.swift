@@ -70,9 +70,10 @@ extension PulseStream {
                     stream,
                     { _, success, userdata in
                         guard let userdata else { return }
-                        let owner = Unmanaged<PulseStream>.fromOpaque(userdata).takeUnretainedValue()
-                        if let op = owner.drainOperation.take() { pa_operation_unref(op) }
-                        owner.handler(.drained(success: success != 0))
+                        Unmanaged<PulseStream>.fromOpaque(userdata)._withUnsafeGuaranteedRef { owner in
+                            if let op = owner.drainOperation.take() { pa_operation_unref(op) }
+                            owner.handler(.drained(success: success != 0))
+                        }
                     }, me), "pa_stream_drain", context: context.context)
             drainOperation = op
         }

@@ -6,7 +6,9 @@ import Synchronization
 ///
 /// Thread rules: the methods take the loop lock themselves and are meant for one owning thread (the audio
 /// thread), never the loop thread. `onEvent` runs on the loop thread with the lock held: record and wake
-/// only. Release the stream before its context.
+/// only. Release the stream before its context. Callbacks reach the stream without retaining it
+/// (`_withUnsafeGuaranteedRef`): a retain there could make the loop thread run `deinit`, which takes the
+/// lock and trips libpulse's assertion (seen when the sink went away under PipeWire).
 public final class PulseStream: @unchecked Sendable {
     /// Where the stream stands (`pa_stream_state_t`, collapsed).
     public enum State: Sendable, Equatable {
@@ -111,32 +113,32 @@ public final class PulseStream: @unchecked Sendable {
             stream,
             { _, userdata in
                 guard let userdata else { return }
-                Unmanaged<PulseStream>.fromOpaque(userdata).takeUnretainedValue().stateChanged()
+                Unmanaged<PulseStream>.fromOpaque(userdata)._withUnsafeGuaranteedRef { $0.stateChanged() }
             }, me)
         pa_stream_set_write_callback(
             stream,
             { _, _, userdata in
                 guard let userdata else { return }
-                Unmanaged<PulseStream>.fromOpaque(userdata).takeUnretainedValue().handler(.writable)
+                Unmanaged<PulseStream>.fromOpaque(userdata)._withUnsafeGuaranteedRef { $0.handler(.writable) }
             }, me)
         pa_stream_set_underflow_callback(
             stream,
             { _, userdata in
                 guard let userdata else { return }
-                Unmanaged<PulseStream>.fromOpaque(userdata).takeUnretainedValue().handler(.underflow)
+                Unmanaged<PulseStream>.fromOpaque(userdata)._withUnsafeGuaranteedRef { $0.handler(.underflow) }
             }, me)
         pa_stream_set_started_callback(
             stream,
             { _, userdata in
                 guard let userdata else { return }
-                Unmanaged<PulseStream>.fromOpaque(userdata).takeUnretainedValue().handler(.started)
+                Unmanaged<PulseStream>.fromOpaque(userdata)._withUnsafeGuaranteedRef { $0.handler(.started) }
             }, me)
         pa_stream_set_moved_callback(
             stream,
             { s, userdata in
                 guard let userdata else { return }
-                Unmanaged<PulseStream>.fromOpaque(userdata).takeUnretainedValue().handler(
-                    .moved(sink: pa_stream_get_device_index(s)))
+                Unmanaged<PulseStream>.fromOpaque(userdata)._withUnsafeGuaranteedRef { $0.handler(
+                    .moved(sink: pa_stream_get_device_index(s))) }
             }, me)
     }
 

@@ -14,14 +14,15 @@ enum SoundServer {
     /// The sink the start script made the default.
     static var sink: String { environment["CW_PULSE_SINK"] ?? "clickwheel_null" }
 
-    /// `pulseaudio` or `pipewire`: which start/stop scripts manage the server.
-    static var kind: String {
+    /// `pulseaudio` or `pipewire`: which start/stop scripts manage the server. Decided once, while the
+    /// server runs (the stop script removes the files that tell them apart).
+    static let kind: String = {
         if let kind = environment["CW_PULSE_KIND"] { return kind }
         if let dir = environment["CW_PULSE_DIR"], FileManager.default.fileExists(atPath: dir + "/pids") {
             return "pipewire"
         }
         return "pulseaudio"
-    }
+    }()
 
     /// The project's contrib/ci folder, found from this source file.
     static let scripts = URL(fileURLWithPath: #filePath)
@@ -55,15 +56,23 @@ enum Shell {
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = arguments
         process.environment = ProcessInfo.processInfo.environment.merging(extra) { $1 }
-        let out = Pipe()
-        let err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
+        // Files, not pipes: daemons a start script leaves running (pipewire) would inherit a pipe's write end
+        // and the read would never see EOF.
+        let outURL = FileManager.default.temporaryDirectory.appendingPathComponent("cw-shell-\(UUID().uuidString)")
+        let errURL = outURL.appendingPathExtension("err")
+        _ = FileManager.default.createFile(atPath: outURL.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
+        defer {
+            try? FileManager.default.removeItem(at: outURL)
+            try? FileManager.default.removeItem(at: errURL)
+        }
+        process.standardOutput = try FileHandle(forWritingTo: outURL)
+        process.standardError = try FileHandle(forWritingTo: errURL)
         process.standardInput = FileHandle.nullDevice
         try process.run()
-        let output = out.fileHandleForReading.readDataToEndOfFile()
-        let errors = err.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
+        let output = (try? Data(contentsOf: outURL)) ?? Data()
+        let errors = (try? Data(contentsOf: errURL)) ?? Data()
         guard process.terminationStatus == 0 else {
             throw Failure(
                 description: "\(arguments.joined(separator: " ")) exited \(process.terminationStatus): "
