@@ -14,10 +14,11 @@ bash contrib/ci/evdev-tests.sh
 bash contrib/ci/lcdd-tests.sh
 
 # The audio tests run against PulseAudio 16 below. PipeWire's pulse server (Raspberry Pi OS's
-# default) is started by contrib/ci/pipewire-start.sh, but the audio tests are not yet green on it
-# (issue 5 is open for it): the stream volume is not applied, the click plays at a tenth of its
-# level, the gapless join dips, and libpulse aborted once in the mainloop after a sink removal.
-# To try them: eval "$(contrib/ci/pipewire-start.sh)"; swift test --skip-build --filter RealServerTests
+# default; contrib/ci/pipewire-start.sh) is not part of this run yet (issue 5 is open for it): by hand
+# most audio tests pass there, but restarting PipeWire from a test hangs and one full run aborted in
+# libpulse's mainloop (fixed since, not yet re-run whole). To try them:
+#   WITH_PIPEWIRE=1 bash contrib/ci/install-deps.sh; eval "$(contrib/ci/pipewire-start.sh)"
+#   swift test --skip-build --filter PlaybackTests
 
 # The audio tests against a private PulseAudio 16 with a null sink, captured with parec, on their
 # own: they share the sink and play in real time, so they do not run beside the rest of the suite.
