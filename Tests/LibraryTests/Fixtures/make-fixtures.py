@@ -5,7 +5,7 @@
     python3 make-fixtures.py --out /tmp/fx   # the same into another folder (to compare)
 
 Needs lame and mpg123 on PATH and the mutagen module (Debian: apt-get install lame mpg123
-python3-mutagen).  Nothing else: no sox, no image tools, nothing from ../shared.
+python3-mutagen).  Nothing else: no sox, no image tools, nothing outside this repository.
 
 Deterministic: audio is synthesised with integer arithmetic only (no libm), pseudo-random
 bytes come from SHA-256 in counter mode, images are written by hand with zlib level 0, and lame
