@@ -1,35 +1,42 @@
 import Library
 
 /// Directories as MPD shows them, derived from the songs' paths (the library stores songs, not folders).
+///
+/// Songs come in path order, so the songs below one directory are one contiguous run: every level is
+/// one pass over its own slice, and `walk` visits each song once per level at most.
 struct DirectoryTree {
     struct Directory {
         var path: String
         /// The newest song's modification time inside it (Unix seconds).
         var modified: Int64
+        /// Where its songs are in the slice the tree was made from.
+        var songs: Range<Int>
     }
 
     var subdirectories: [Directory] = []
     var files: [SongRecord] = []
 
     /// The immediate subdirectories and files of `base` among `songs` (all under `base`, path order).
-    init(_ songs: [SongRecord], base: String) {
+    init(_ songs: ArraySlice<SongRecord>, base: String) {
         let prefix = base.isEmpty ? "" : base + "/"
-        var index: [String: Int] = [:]
-        for song in songs {
+        for i in songs.indices {
+            let song = songs[i]
             let rest = song.path.dropFirst(prefix.count)
-            if let slash = rest.firstIndex(of: "/") {
-                let dir = prefix + rest[..<slash]
-                if let i = index[dir] {
-                    subdirectories[i].modified = max(subdirectories[i].modified, song.modified)
-                } else {
-                    index[dir] = subdirectories.count
-                    subdirectories.append(Directory(path: dir, modified: song.modified))
-                }
-            } else {
+            guard let slash = rest.firstIndex(of: "/") else {
                 files.append(song)
+                continue
+            }
+            let dir = prefix + rest[..<slash]
+            if let last = subdirectories.last, last.path == dir {
+                subdirectories[subdirectories.count - 1].modified = max(last.modified, song.modified)
+                subdirectories[subdirectories.count - 1].songs = last.songs.lowerBound..<(i + 1)
+            } else {
+                subdirectories.append(Directory(path: dir, modified: song.modified, songs: i..<(i + 1)))
             }
         }
     }
+
+    init(_ songs: [SongRecord], base: String) { self.init(songs[...], base: base) }
 
     enum Entry {
         case directory(String, modified: Int64)
@@ -38,13 +45,14 @@ struct DirectoryTree {
 
     /// Every directory (before its contents) and song below `base`, depth first, as `listall` lists them.
     static func walk(_ songs: [SongRecord], base: String, _ visit: (Entry) -> Void) {
+        walk(songs[...], base: base, visit)
+    }
+
+    private static func walk(_ songs: ArraySlice<SongRecord>, base: String, _ visit: (Entry) -> Void) {
         let tree = DirectoryTree(songs, base: base)
-        let prefixLength = base.isEmpty ? 0 : base.count + 1
         for dir in tree.subdirectories {
             visit(.directory(dir.path, modified: dir.modified))
-            let inside = songs.filter { $0.path.hasPrefix(dir.path + "/") }
-            _ = prefixLength
-            walk(inside, base: dir.path, visit)
+            walk(songs[dir.songs], base: dir.path, visit)
         }
         for song in tree.files { visit(.song(song)) }
     }

@@ -53,7 +53,7 @@ public struct Catalog: Sendable {
     public func songs(ids: [Int64]) throws -> [SongRecord] {
         guard !ids.isEmpty else { return [] }
         return try db.read { db in
-            let values = try Self.multiValues(db, ids: ids)
+            let values = try Self.multiValues(db)
             var byID: [Int64: SongRecord] = [:]
             for chunk in stride(from: 0, to: ids.count, by: 500) {
                 let part = Array(ids[chunk..<min(ids.count, chunk + 500)])
@@ -105,7 +105,7 @@ public struct Catalog: Sendable {
         }
     }
 
-    private static func multiValues(_ db: Database, ids: [Int64]? = nil) throws -> [Int64: [String: [String]]] {
+    private static func multiValues(_ db: Database) throws -> [Int64: [String: [String]]] {
         // Only tracks with several values of a field have rows here: a small table, read whole.
         var out: [Int64: [String: [String]]] = [:]
         for row in try Row.fetchAll(db, sql: "SELECT track_id, field, value FROM track_values ORDER BY track_id, field, position") {
