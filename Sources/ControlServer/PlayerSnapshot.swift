@@ -1,37 +1,90 @@
 public import ClickWheelCore
 
-/// What `status`, `currentsong` and `playlistinfo` show of playback, read from the engine in one go.
+/// What `status`, `currentsong` and the queue listings show of playback, read from the engine in one go.
+///
+/// The queue is the engine's value (copy-on-write: taking it costs nothing however long it is).
 public struct PlayerSnapshot: Sendable, Hashable {
     public var status: Player.Status
-    public var queue: [TrackID]
+    public var queue: PlayQueue
     public var current: Int?
     public var elapsedMS: Int
     public var volume: Int
-    public var shuffle: Bool
-    public var repeatMode: Settings.Repeat
-    /// Bumped on every queue change (MPD's `playlist:` version).
-    public var queueVersion: Int
+    public var random: Bool
+    public var repeatOn: Bool
+    public var single: Player.Single
+    public var consume: Bool
 
     public init(
-        status: Player.Status, queue: [TrackID], current: Int?, elapsedMS: Int, volume: Int, shuffle: Bool,
-        repeatMode: Settings.Repeat, queueVersion: Int
+        status: Player.Status = .stopped, queue: PlayQueue = PlayQueue(), current: Int? = nil, elapsedMS: Int = 0,
+        volume: Int = 50, random: Bool = false, repeatOn: Bool = false, single: Player.Single = .off, consume: Bool = false
     ) {
         self.status = status
         self.queue = queue
         self.current = current
         self.elapsedMS = elapsedMS
         self.volume = volume
-        self.shuffle = shuffle
-        self.repeatMode = repeatMode
-        self.queueVersion = queueVersion
+        self.random = random
+        self.repeatOn = repeatOn
+        self.single = single
+        self.consume = consume
+    }
+
+    /// The snapshot of an engine's state.
+    public init(_ engine: Engine) {
+        self.init(
+            status: engine.player.status, queue: engine.player.entries, current: engine.player.current,
+            elapsedMS: engine.player.elapsedMS, volume: engine.settings.volume, random: engine.settings.shuffle != .off,
+            repeatOn: engine.settings.repeatMode != .off, single: engine.mpdSingle, consume: engine.player.consume)
+    }
+
+    /// The current entry's position, when it is in the queue.
+    public var currentPosition: Int? {
+        guard let current, queue.indices.contains(current) else { return nil }
+        return current
     }
 }
 
-/// Where the control server reads playback state: the engine's owner implements it.
+/// Where the control server reads playback state and sends what clients ask: the engine's owner
+/// implements it.
 ///
 /// Thread rules: called on the control server's command queue, never on the engine's own.
 public protocol PlayerStateSource: Sendable {
     func snapshot() -> PlayerSnapshot
+    /// Runs a playback or queue request on the engine and returns its reply.
+    func control(_ request: ControlRequest) -> Result<[Int], ControlError>
+    /// Feeds input to the engine as the hardware would (the `wheel`, `press`, `hold` extensions).
+    func input(_ input: RemoteInput)
+    /// The frame on the display now, and where the user is (the `screen` extension).
+    func screen() -> ScreenSnapshot
+}
+
+/// Input from the control socket's extensions.
+public enum RemoteInput: Hashable, Sendable {
+    /// Wheel steps, positive = clockwise (down the list).
+    case wheel(Int)
+    /// A click: press and release.
+    case press(Button)
+    /// Press, hold for `ms`, release.
+    case hold(Button, ms: Int)
+}
+
+/// What the `screen` extension shows: the frame's rows and the menu position.
+public struct ScreenSnapshot: Sendable, Hashable {
+    public var rows: [String]
+    /// The title of the page on screen (`Now Playing`, a menu's title).
+    public var title: String
+    /// The cursor's row in the page's list, and the list's length.
+    public var cursor: Int
+    public var count: Int
+    public var depth: Int
+
+    public init(rows: [String], title: String, cursor: Int, count: Int, depth: Int) {
+        self.rows = rows
+        self.title = title
+        self.cursor = cursor
+        self.count = count
+        self.depth = depth
+    }
 }
 
 /// Per-connection state that outlives one request: the tag types the client asked for.

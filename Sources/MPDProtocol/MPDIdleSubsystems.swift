@@ -27,8 +27,10 @@ public struct MPDIdleSubsystems: OptionSet, Sendable, Hashable {
     /// ClickWheel extension: a new LCD frame was rendered.
     public static let screen = Self(rawValue: 1 << 14)
 
-    /// Every subsystem (what a bare `idle` waits for).
-    public static let all = Self(rawValue: (1 << 15) - 1)
+    /// MPD's subsystems: what a bare `idle` waits for. `screen` fires several times a second while
+    /// something moves on the display, so only a client that names it (`idle screen`) hears it; MPD
+    /// clients never see a name they do not know.
+    public static let all = Self(rawValue: (1 << 14) - 1)
 
     /// Wire names in reporting order; index `i` is bit `i`.
     public static let names = [

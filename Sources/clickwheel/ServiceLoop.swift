@@ -25,7 +25,6 @@ final class ServiceLoop: @unchecked Sendable {
     private let rescan: () -> Void
     /// Who hears about changes (the control server's idle clients); set before `start`.
     var listener: (@Sendable (MPDIdleSubsystems) -> Void)?
-    private var queueVersion = 1
 
     init(
         engine: Engine, display: (any TextDisplay)?, settings: SettingsStore, player: AudioPlayer, musicFolder: String,
@@ -39,13 +38,9 @@ final class ServiceLoop: @unchecked Sendable {
         self.rescan = rescan
         playback = AudioPlayback(
             player: player, library: engine.library, musicFolder: musicFolder, logger: logger
-        ) { [unowned self] index, count in
+        ) { [unowned self] index, _ in
             // Runs on the loop's queue, inside `handle`: what follows entry `index`.
-            switch self.engine.settings.repeatMode {
-            case .one: return index
-            case .all: return count == 0 ? nil : (index + 1) % count
-            case .off: return index + 1 < count ? index + 1 : nil
-            }
+            self.engine.entry(after: index)
         }
         player.setVolume(engine.settings.volume)
         let reports = player.reports
@@ -103,10 +98,15 @@ final class ServiceLoop: @unchecked Sendable {
     }
 
     private func handle(_ event: Event) {
-        for effect in engine.handle(event) {
+        carryOut(engine.handle(event))
+    }
+
+    private func carryOut(_ effects: [Effect]) {
+        for effect in effects {
             switch effect {
             case .render(let frame):
                 do { try display?.show(frame) } catch { logger.error("display: \(error)") }
+                listener?(.screen)
             case .playback(let command):
                 playback.perform(command)
             case .persist(let settings):
@@ -118,7 +118,6 @@ final class ServiceLoop: @unchecked Sendable {
             case .rescanLibrary:
                 rescan()
             case .notify(let subsystem):
-                if subsystem == .playlist { queueVersion += 1 }
                 listener?(Self.idle(subsystem))
             case .click(let level):
                 if level != .off { player.click(volume: level == .loud ? 80 : 35) }
@@ -130,11 +129,43 @@ final class ServiceLoop: @unchecked Sendable {
 extension ServiceLoop: PlayerStateSource {
     /// The engine's playback state, read on the loop's queue (callers are on the control server's queue).
     func snapshot() -> PlayerSnapshot {
+        queue.sync { PlayerSnapshot(engine) }
+    }
+
+    /// Runs a control request on the loop's queue and carries out its effects before answering, so a
+    /// client's next command sees the change.
+    func control(_ request: ControlRequest) -> Result<[Int], ControlError> {
         queue.sync {
-            PlayerSnapshot(
-                status: engine.player.status, queue: engine.player.queue, current: engine.player.current,
-                elapsedMS: engine.player.elapsedMS, volume: engine.settings.volume, shuffle: engine.settings.shuffle != .off,
-                repeatMode: engine.settings.repeatMode, queueVersion: queueVersion)
+            let outcome = engine.control(request, at: MonotonicClock.now())
+            carryOut(outcome.effects)
+            return outcome.result
+        }
+    }
+
+    /// Input from the socket, fed as the hardware would feed it; a hold releases `ms` later (the
+    /// ticks in between make it a hold, as with a real button).
+    func input(_ input: RemoteInput) {
+        switch input {
+        case .wheel(let steps):
+            post(.wheel(steps, at: MonotonicClock.now()))
+        case .press(let button):
+            queue.sync {
+                handle(.button(button, .down, at: MonotonicClock.now()))
+                handle(.button(button, .up, at: MonotonicClock.now()))
+            }
+        case .hold(let button, let ms):
+            post(.button(button, .down, at: MonotonicClock.now()))
+            queue.asyncAfter(deadline: .now() + .milliseconds(ms)) { [self] in
+                handle(.button(button, .up, at: MonotonicClock.now()))
+            }
+        }
+    }
+
+    func screen() -> ScreenSnapshot {
+        queue.sync {
+            let lines = engine.frame?.lines ?? engine.currentFrame().lines
+            let p = engine.position()
+            return ScreenSnapshot(rows: lines, title: p.title, cursor: p.cursor, count: p.count, depth: p.depth)
         }
     }
 }

@@ -151,7 +151,7 @@ import Testing
         var logger = Logger(label: "t")
         logger.logLevel = .critical
         let second = ControlServer(
-            backend: ControlCommands(catalog: .init(ServerFixture.pool), player: ServerFixture.FixedPlayer(state: f.player)),
+            backend: ControlCommands(catalog: .init(ServerFixture.pool), player: ServerFixture.EnginePlayer()),
             logger: logger)
         #expect(throws: ControlServerError.self) { try second.start(socketPath: f.socket) }
         let stale = f.dir.appendingPathComponent("stale").path

@@ -25,29 +25,108 @@ final class ServerFixture: @unchecked Sendable {
         return pool
     }()
 
-    struct FixedPlayer: PlayerStateSource {
-        var state: PlayerSnapshot
-        func snapshot() -> PlayerSnapshot { state }
+    /// The real engine over the fixture library, owned the way the service's loop owns it (one lock,
+    /// effects in order), minus the audio: playback reports are sent by the test (`report`), and
+    /// idle listeners hear the engine's notifications through the server.
+    final class EnginePlayer: PlayerStateSource, @unchecked Sendable {
+        private let lock = NSLock()
+        private var engine: Engine
+        private var clock = Timestamp.ms(1000)
+        var server: ControlServer?
+        /// Every playback command the engine gave, in order.
+        private(set) var commands: [PlaybackCommand] = []
+
+        init(volume: Int = 40) {
+            var settings = Settings()
+            settings.volume = volume
+            engine = Engine(
+                library: LibraryStore(ServerFixture.pool),
+                configuration: EngineConfiguration(geometry: DisplayGeometry(columns: 20, rows: 4), charset: .utf8, version: "test"),
+                settings: settings)
+            carryOut(engine.handle(.tick(clock)))
+        }
+
+        private func tick() -> Timestamp {
+            clock = clock.adding(ms: 10)
+            return clock
+        }
+
+        private func carryOut(_ effects: [Effect]) {
+            for effect in effects {
+                switch effect {
+                case .playback(let c): commands.append(c)
+                case .notify(let s): server?.notify(Self.idle(s))
+                case .render: server?.notify(.screen)
+                default: break
+                }
+            }
+        }
+
+        static func idle(_ s: Effect.Subsystem) -> MPDIdleSubsystems {
+            switch s {
+            case .playlist: .playlist
+            case .player: .player
+            case .mixer: .mixer
+            case .options: .options
+            case .storedPlaylist: .storedPlaylist
+            }
+        }
+
+        func snapshot() -> PlayerSnapshot { lock.withLock { PlayerSnapshot(engine) } }
+
+        func control(_ request: ControlRequest) -> Result<[Int], ControlError> {
+            lock.withLock {
+                let outcome = engine.control(request, at: tick())
+                carryOut(outcome.effects)
+                return outcome.result
+            }
+        }
+
+        func input(_ input: RemoteInput) {
+            lock.withLock {
+                switch input {
+                case .wheel(let steps): carryOut(engine.handle(.wheel(steps, at: tick())))
+                case .press(let b):
+                    carryOut(engine.handle(.button(b, .down, at: tick())))
+                    carryOut(engine.handle(.button(b, .up, at: tick())))
+                case .hold(let b, let ms):
+                    carryOut(engine.handle(.button(b, .down, at: tick())))
+                    for _ in 0..<(ms / 100) { carryOut(engine.handle(.tick(clock.adding(ms: 100)))); clock = clock.adding(ms: 100) }
+                    carryOut(engine.handle(.button(b, .up, at: tick())))
+                }
+            }
+        }
+
+        func screen() -> ScreenSnapshot {
+            lock.withLock {
+                let p = engine.position()
+                return ScreenSnapshot(rows: engine.frame?.lines ?? [], title: p.title, cursor: p.cursor, count: p.count, depth: p.depth)
+            }
+        }
+
+        /// What the audio thread would report (a track played to its end, a position).
+        func report(_ report: PlaybackReport) {
+            lock.withLock { carryOut(engine.handle(.playback(report, at: tick()))) }
+        }
+
+        var commandLog: [PlaybackCommand] { lock.withLock { commands } }
     }
 
     let dir: URL
     let socket: String
     let server: ControlServer
-    let player: PlayerSnapshot
+    let player: EnginePlayer
 
-    init(limits: ControlServer.Limits = ControlServer.Limits(), player: PlayerSnapshot? = nil) throws {
+    init(limits: ControlServer.Limits = ControlServer.Limits(), volume: Int = 40) throws {
         dir = URL(fileURLWithPath: "/tmp").appendingPathComponent("cws-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         socket = dir.appendingPathComponent("socket").path
-        let state = player ?? PlayerSnapshot(
-            status: .stopped, queue: [], current: nil, elapsedMS: 0, volume: 40, shuffle: false, repeatMode: .off,
-            queueVersion: 1)
-        self.player = state
+        player = EnginePlayer(volume: volume)
         var logger = Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() })
         logger.logLevel = .critical
         server = ControlServer(
-            backend: ControlCommands(catalog: Catalog(Self.pool), player: FixedPlayer(state: state)), limits: limits,
-            logger: logger)
+            backend: ControlCommands(catalog: Catalog(Self.pool), player: player), limits: limits, logger: logger)
+        player.server = server
         try server.start(socketPath: socket)
     }
 

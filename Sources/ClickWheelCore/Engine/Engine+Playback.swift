@@ -30,15 +30,17 @@ extension Engine {
 
     /// Replaces the queue with `ids` (shuffled unless `shuffle` is off) and plays entry `index` of `ids`.
     mutating func startQueue(_ ids: [TrackID], at index: Int, shuffle: Settings.Shuffle) -> [Effect] {
-        var queue = ids
         var start = index
-        unshuffledQueue = nil
+        unshuffledOrder = nil
+        player.entries.replace(with: ids)
         if shuffle != .off {
-            unshuffledQueue = ids
-            (queue, start) = shuffled(ids, keepingFirst: index, by: shuffle)
+            let listOrder = player.entries.ids
+            unshuffledOrder = listOrder
+            let (order, s) = shuffled(ids, keepingFirst: index, by: shuffle)
+            player.entries.reorder(byIDs: order.map { listOrder[$0] })
+            start = s
         }
-        player.queue = queue
-        return [.playback(.replaceQueue(queue, current: nil)), .notify(.playlist)] + startEntry(start)
+        return [.playback(.replaceQueue(player.queue, current: nil)), .notify(.playlist)] + startEntry(start)
     }
 
     /// Starts queue entry `index` from its beginning.
@@ -56,9 +58,9 @@ extension Engine {
         guard let current = player.current, player.hasCurrent else {
             return startQueue(ids, at: 0, shuffle: .off)
         }
-        player.queue.insert(contentsOf: ids, at: current + 1)
-        if let currentID = player.currentID, let i = unshuffledQueue?.firstIndex(of: currentID) {
-            unshuffledQueue?.insert(contentsOf: ids, at: i + 1)
+        let songIDs = player.entries.insert(ids, at: current + 1)
+        if let currentSongID = player.currentSongID, let i = unshuffledOrder?.firstIndex(of: currentSongID) {
+            unshuffledOrder?.insert(contentsOf: songIDs, at: i + 1)
         }
         return [.playback(.insert(ids, at: current + 1)), .notify(.playlist)]
     }

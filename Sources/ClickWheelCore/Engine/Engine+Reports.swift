@@ -22,77 +22,130 @@ extension Engine {
             player.status = .playing
             return [.notify(.player)]
         case .finished(let index):
-            return advance(after: index, repeatOne: settings.repeatMode == .one)
+            return advance(after: index, failed: false)
         case .failed(let index, _):
-            return advance(after: index, repeatOne: false)
+            return advance(after: index, failed: true)
         }
     }
 
-    /// What plays after entry `index`: itself (Repeat One), the next one, the first (Repeat All), or nothing.
-    private mutating func advance(after index: Int, repeatOne: Bool) -> [Effect] {
-        if repeatOne && player.queue.indices.contains(index) { return startEntry(index) }
-        if player.queue.indices.contains(index + 1) { return startEntry(index + 1) }
-        if settings.repeatMode == .all && !player.queue.isEmpty { return startEntry(0) }
+    /// Which entry follows entry `index` when it ends: itself (Repeat One, or MPD's single with repeat),
+    /// the next one, the first (Repeat All), or nil to stop (the end, or MPD's single without repeat).
+    /// With consume the entry leaves the queue, so it never repeats. Indices are today's, before any
+    /// consume removal.
+    public func entry(after index: Int) -> Int? {
+        let count = player.entries.count
+        guard count > 0 else { return nil }
+        let singleTrack = settings.repeatMode == .one || player.single != .off
+        if singleTrack {
+            let repeats = settings.repeatMode != .off && !player.consume
+            return repeats && index < count ? index : nil
+        }
+        if index + 1 < count { return index + 1 }
+        return settings.repeatMode == .all && !(player.consume && count == 1) ? 0 : nil
+    }
+
+    /// What plays after entry `index` ended (or failed: then the next one, whatever the repeat mode).
+    private mutating func advance(after index: Int, failed: Bool) -> [Effect] {
+        var effects: [Effect] = []
+        var next: Int?
+        let singleStop = !failed && (settings.repeatMode == .one || player.single != .off)
+        if failed {
+            next = index + 1 < player.entries.count ? index + 1 : (settings.repeatMode == .all ? 0 : nil)
+            if next == index { next = nil }
+        } else {
+            next = entry(after: index)
+            if player.single == .oneshot {
+                player.single = .off
+                effects.append(.notify(.options))
+            }
+        }
+        if let next {
+            effects += startEntry(next)
+        } else if singleStop && player.entries.indices.contains(index) {
+            // MPD's single: stopped after the track, which stays current.
+            player.status = .stopped
+            player.elapsedMS = 0
+            effects.append(.notify(.player))
+        } else {
+            stopAtEnd()
+            effects.append(.notify(.player))
+        }
+        if player.consume && !failed { effects += consumeEntry(index) }
+        return effects
+    }
+
+    /// The queue ran out: nothing is current any more, and Now Playing (and menus on top of it) go away.
+    mutating func stopAtEnd() {
         player.status = .stopped
         player.current = nil
         player.elapsedMS = 0
         currentTrack = nil
-        // Nothing is current any more: Now Playing (and menus on top of it) go away.
         if let i = stack.firstIndex(where: { $0.destination == .nowPlaying }) {
             stack.removeSubrange(i...)
             leftNowPlaying()
         }
         clampCursor()
-        return [.notify(.player)]
+    }
+
+    /// MPD's consume: entry `index` (played or skipped) leaves the queue.
+    mutating func consumeEntry(_ index: Int) -> [Effect] {
+        guard player.entries.indices.contains(index) else { return [] }
+        player.entries.remove(index..<index + 1)
+        if let c = player.current, c > index { player.current = c - 1 }
+        if player.entries.isEmpty { stopAtEnd() }
+        return [.playback(.replaceQueue(player.queue, current: player.current)), .notify(.playlist)]
     }
 
     /// Re-orders the queue after Shuffle changed, keeping the current track playing.
     mutating func reshuffle() -> [Effect] {
-        guard let currentID = player.currentID else { return [] }
+        guard let currentSongID = player.currentSongID else { return [] }
         if settings.shuffle == .off {
-            guard let original = unshuffledQueue else { return [] }
-            unshuffledQueue = nil
-            player.queue = original
-            player.current = original.firstIndex(of: currentID) ?? 0
+            guard let original = unshuffledOrder else { return [] }
+            unshuffledOrder = nil
+            player.entries.reorder(byIDs: original)
         } else {
-            let base = unshuffledQueue ?? player.queue
-            unshuffledQueue = base
-            let first = base.firstIndex(of: currentID) ?? 0
-            let (queue, start) = shuffled(base, keepingFirst: first, by: settings.shuffle)
-            player.queue = queue
-            player.current = start
+            // The list order without songs removed since, and with songs added since at its end.
+            let entryIndex = Dictionary(uniqueKeysWithValues: player.entries.ids.enumerated().map { ($1, $0) })
+            var base = (unshuffledOrder ?? []).filter { entryIndex[$0] != nil }
+            let known = Set(base)
+            base += player.entries.ids.filter { !known.contains($0) }
+            unshuffledOrder = base
+            let tracks = base.map { player.entries[entryIndex[$0]!].track }
+            let first = base.firstIndex(of: currentSongID) ?? 0
+            let (order, _) = shuffled(tracks, keepingFirst: first, by: settings.shuffle)
+            player.entries.reorder(byIDs: order.map { base[$0] })
         }
+        player.current = player.entries.index(ofID: currentSongID) ?? 0
         return [.playback(.replaceQueue(player.queue, current: player.current)), .notify(.playlist)]
     }
 
-    /// `ids` shuffled, entry `first` (or, by album, its album) played first; returns the queue and
-    /// the index in it of the original entry `first`.
+    /// A play order for `ids` (indices into it) in which entry `first` (or, by album, its album) comes
+    /// first, and where in that order entry `first` is.
     ///
     /// By album, runs of consecutive tracks of one album keep their order and the runs are shuffled;
     /// that needs each track's album, so queues of more than `albumShuffleLimit` tracks shuffle by song.
-    mutating func shuffled(_ ids: [TrackID], keepingFirst first: Int, by mode: Settings.Shuffle) -> ([TrackID], Int) {
-        guard ids.indices.contains(first) else { return (ids, 0) }
+    mutating func shuffled(_ ids: [TrackID], keepingFirst first: Int, by mode: Settings.Shuffle) -> ([Int], Int) {
+        guard ids.indices.contains(first) else { return (Array(ids.indices), 0) }
         if mode == .albums && ids.count <= Self.albumShuffleLimit {
-            var groups: [[TrackID]] = []
+            var groups: [[Int]] = []
             var lastAlbum: String?
             var firstGroup = 0
             for (i, id) in ids.enumerated() {
                 let t = try? library.track(id)
                 let album = t.map { $0.albumID.map { "#\($0)" } ?? $0.album } ?? ""
                 if groups.isEmpty || album != lastAlbum { groups.append([]) }
-                groups[groups.count - 1].append(id)
+                groups[groups.count - 1].append(i)
                 lastAlbum = album
                 if i == first { firstGroup = groups.count - 1 }
             }
             let chosen = groups.remove(at: firstGroup)
             groups.shuffle(using: &random)
-            let offset = chosen.firstIndex(of: ids[first]) ?? 0
-            return ((chosen + groups.flatMap { $0 }), offset)
+            return (chosen + groups.flatMap { $0 }, chosen.firstIndex(of: first) ?? 0)
         }
-        var rest = ids
-        let head = rest.remove(at: first)
+        var rest = Array(ids.indices)
+        rest.remove(at: first)
         rest.shuffle(using: &random)
-        return ([head] + rest, 0)
+        return ([first] + rest, 0)
     }
 
     /// The longest queue shuffled by album (each track's album is read once).

@@ -31,7 +31,7 @@ extension Engine {
                 letter: letter))
     }
 
-    private func title(of destination: Destination) -> String {
+    func title(of destination: Destination) -> String {
         switch destination {
         case .menu(let id): MenuCatalog.title(of: id)
         case .list(let screen): screen.title

@@ -34,8 +34,8 @@ public struct Engine: Sendable {
     var lockNoticeUntil: Timestamp?
     var backlightOn = true
     var scanCount: Int?
-    /// The queue in list order, kept while shuffle is on so turning it off restores it.
-    var unshuffledQueue: [TrackID]?
+    /// The queue's song ids in list order, kept while shuffle is on so turning it off restores it.
+    var unshuffledOrder: [Int]?
     var currentTrack: TrackInfo?
     /// Settings → About's counts, read once per library version.
     var statistics: LibraryStatistics?
@@ -82,7 +82,7 @@ public struct Engine: Sendable {
         renderer.render(view(), now: now)
     }
 
-    private mutating func renderIfChanged() -> Frame? {
+    mutating func renderIfChanged() -> Frame? {
         let new = currentFrame()
         guard new != frame else { return nil }
         frame = new

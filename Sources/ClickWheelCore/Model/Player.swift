@@ -5,20 +5,36 @@
 public struct Player: Hashable, Sendable {
     public enum Status: Hashable, Sendable { case stopped, playing, paused }
 
-    /// Track ids in play order (already shuffled when shuffle is on).
-    public var queue: [TrackID] = []
+    /// The queue in play order (already shuffled when shuffle is on), with song ids and versions.
+    public var entries = PlayQueue()
     /// The index in `queue` of the current track, nil when nothing is current.
     public var current: Int?
     public var status: Status = .stopped
     /// Position in the current track, milliseconds.
     public var elapsedMS: Int = 0
 
+    /// MPD's `single` when Repeat is not One: stop after the current track (`on`), or do that once.
+    public var single: Single = .off
+    /// MPD's `consume`: a track leaves the queue once played or skipped.
+    public var consume = false
+
+    public enum Single: String, Hashable, Sendable { case off = "0", on = "1", oneshot }
+
     public init() {}
+
+    /// Track ids in play order.
+    public var queue: [TrackID] { entries.tracks }
+
+    /// The current entry's song id.
+    public var currentSongID: Int? {
+        guard let current, entries.indices.contains(current) else { return nil }
+        return entries[current].id
+    }
 
     /// The current track's id.
     public var currentID: TrackID? {
-        guard let current, queue.indices.contains(current) else { return nil }
-        return queue[current]
+        guard let current, entries.indices.contains(current) else { return nil }
+        return entries[current].track
     }
 
     /// True while something is queued and current (the main menu then offers Now Playing).

@@ -123,7 +123,17 @@ extension ControlCommands {
     }
 
     private static func search(_ ctx: inout MPDContext, _ req: MPDRequest, _ w: inout MPDResponseWriter, foldCase: Bool) throws(MPDError) {
-        let request = try MPDSearchRequest.parse(req.arguments, foldCase: foldCase)
+        for song in try matchingSongs(&ctx, req, foldCase: foldCase).songs {
+            SongWriter.write(song, tags: ctx.client.tagTypes, into: &w)
+        }
+    }
+
+    /// The songs `find`/`search` (and `findadd`/`searchadd`) name, sorted and windowed as asked, and the
+    /// request's `position` argument.
+    static func matchingSongs(_ ctx: inout MPDContext, _ req: MPDRequest, foldCase: Bool, adding: Bool = false)
+        throws(MPDError) -> (songs: [SongRecord], position: MPDArgument?)
+    {
+        let request = try MPDSearchRequest.parse(req.arguments, foldCase: foldCase, acceptsPosition: adding)
         var songs = try libraryCall { try ctx.catalog.songs(under: "") }
         if let filter = request.filter { songs = songs.filter { SongFilter.matches(filter, $0) } }
         switch request.sort {
@@ -139,10 +149,10 @@ extension ControlCommands {
             guard let range = window.clamped(toCount: songs.count) else { throw .argument("Bad song index") }
             songs = Array(songs[range])
         }
-        for song in songs { SongWriter.write(song, tags: ctx.client.tagTypes, into: &w) }
+        return (songs, request.position)
     }
 
-    private static func playlistSongs(_ ctx: inout MPDContext, _ req: MPDRequest) throws(MPDError) -> [SongRecord] {
+    static func playlistSongs(_ ctx: inout MPDContext, _ req: MPDRequest) throws(MPDError) -> [SongRecord] {
         let name = try MusicPath.normalize(req.arguments[0], command: "listplaylist")
         let playlists = try libraryCall { try ctx.catalog.playlists() }
         guard let p = playlists.first(where: { $0.path == name || $0.name == name }),

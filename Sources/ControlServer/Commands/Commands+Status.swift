@@ -10,49 +10,48 @@ extension ControlCommands {
             MPDCommand("status", .none, permission: .read) { (ctx: inout MPDContext, _, w: inout MPDResponseWriter) throws(MPDError) in
                 let p = ctx.player()
                 w.field("volume", p.volume)
-                w.field("repeat", p.repeatMode == .off ? 0 : 1)
-                w.field("random", p.shuffle ? 1 : 0)
-                w.field("single", p.repeatMode == .one ? 1 : 0)
-                w.field("consume", 0)
+                w.field("repeat", p.repeatOn ? 1 : 0)
+                w.field("random", p.random ? 1 : 0)
+                w.field("single", p.single.rawValue)
+                w.field("consume", p.consume ? 1 : 0)
                 w.field("partition", "default")
-                w.field("playlist", p.queueVersion)
+                w.field("playlist", p.queue.version)
                 w.field("playlistlength", p.queue.count)
                 w.field("mixrampdb", 0)
                 w.field("state", p.status == .playing ? "play" : p.status == .paused ? "pause" : "stop")
-                guard p.status != .stopped, let current = p.current, p.queue.indices.contains(current) else { return }
+                guard let current = p.currentPosition else { return }
                 w.field("song", current)
-                let song = try libraryCall { try ctx.catalog.songs(ids: [p.queue[current]]).first }
-                let elapsed = Double(p.elapsedMS) / 1000
-                if let song {
+                w.field("songid", p.queue[current].id)
+                if p.status != .stopped,
+                    let song = try libraryCall({ try ctx.catalog.songs(ids: [p.queue[current].track]).first })
+                {
+                    let elapsed = Double(p.elapsedMS) / 1000
                     w.field("time", "\(Int(elapsed.rounded())):\((song.durationMS + 500) / 1000)")
                     w.field("elapsed", String(format: "%.3f", elapsed))
                     w.field("bitrate", song.bitrate)
                     w.field("duration", String(format: "%.3f", Double(song.durationMS) / 1000))
                     w.field("audio", "\(song.sampleRate):16:\(song.channels)")
                 }
-                if current + 1 < p.queue.count { w.field("nextsong", current + 1) }
+                if let next = ctx.nextPosition(after: current, in: p) {
+                    w.field("nextsong", next)
+                    w.field("nextsongid", p.queue[next].id)
+                }
             },
             MPDCommand("currentsong", .none, permission: .read) { (ctx: inout MPDContext, _, w: inout MPDResponseWriter) throws(MPDError) in
                 let p = ctx.player()
-                guard let current = p.current, p.queue.indices.contains(current) else { return }
-                guard let song = try libraryCall({ try ctx.catalog.songs(ids: [p.queue[current]]).first }) else { return }
-                SongWriter.write(song, tags: ctx.client.tagTypes, into: &w)
-                w.field("Pos", current)
+                guard let current = p.currentPosition else { return }
+                try writeEntries([current], of: p.queue, &ctx, &w)
             },
             MPDCommand("playlistinfo", .between(0, 1), permission: .read) { (ctx: inout MPDContext, req, w: inout MPDResponseWriter) throws(MPDError) in
                 let p = ctx.player()
-                var range = 0..<p.queue.count
+                var range = p.queue.indices
                 if let arg = req.arguments.first {
                     let r = try arg.range()
                     guard let clamped = r.clamped(toCount: p.queue.count), r.start < max(1, p.queue.count) || r.end != nil
                     else { throw .argument("Bad song index") }
                     range = clamped
                 }
-                let songs = try libraryCall { try ctx.catalog.songs(ids: Array(p.queue[range])) }
-                for (offset, song) in zip(range, songs) {
-                    SongWriter.write(song, tags: ctx.client.tagTypes, into: &w)
-                    w.field("Pos", offset)
-                }
+                try writeEntries(Array(range), of: p.queue, &ctx, &w)
             },
             MPDCommand("stats", .none, permission: .read) { (ctx: inout MPDContext, _, w: inout MPDResponseWriter) throws(MPDError) in
                 let s = try libraryCall { try ctx.catalog.statistics() }

@@ -20,7 +20,30 @@ public struct MPDContext: MPDCommandContext {
         self.started = started
     }
 
-    /// Playback state, read from the engine at most once per batch.
+    /// Runs a request on the engine; the next `player()` reads the state anew.
+    mutating func control(_ request: ControlRequest) throws(MPDError) -> [Int] {
+        cachedPlayer = nil
+        switch playerSource.control(request) {
+        case .success(let ids): return ids
+        case .failure(let error): throw MPDError(error)
+        }
+    }
+
+    /// Feeds input to the engine; the next `player()` reads the state anew.
+    mutating func input(_ input: RemoteInput) {
+        cachedPlayer = nil
+        playerSource.input(input)
+    }
+
+    /// The entry that plays after `current` ends (MPD's `nextsong`): the next one, the first with
+    /// repeat, the same with single and repeat, none with single alone.
+    func nextPosition(after current: Int, in p: PlayerSnapshot) -> Int? {
+        if p.single != .off { return p.repeatOn && !p.consume ? current : nil }
+        if current + 1 < p.queue.count { return current + 1 }
+        return p.repeatOn && p.queue.count > 1 ? 0 : nil
+    }
+
+    /// Playback state, read from the engine at most once per batch (anew after a control request).
     mutating func player() -> PlayerSnapshot {
         if let cachedPlayer { return cachedPlayer }
         let s = playerSource.snapshot()
@@ -42,7 +65,8 @@ public final class ControlCommands: Sendable {
         self.catalog = catalog
         self.player = player
         table = MPDCommandTable(
-            Self.statusCommands + Self.databaseCommands + Self.miscCommands)
+            Self.statusCommands + Self.databaseCommands + Self.miscCommands + Self.playbackCommands
+                + Self.queueCommands + Self.extensionCommands)
     }
 
     public func execute(_ batch: MPDCommandBatch, client: inout MPDClientState) -> MPDBatchResult {
@@ -50,6 +74,20 @@ public final class ControlCommands: Sendable {
         let result = table.execute(batch, context: &context)
         client = context.client
         return result
+    }
+}
+
+extension MPDError {
+    /// The engine's refusal as MPD words it.
+    init(_ error: ControlError) {
+        switch error {
+        case .badSongIndex: self = .argument("Bad song index")
+        case .noSuchSong: self = .noExist("No such song")
+        case .notPlaying: self = .playerSync("Not playing")
+        case .noCurrentSong: self = .playerSync("No current song")
+        case .positionTooLarge(let n): self = .argument("Number too large: \(n)")
+        case .queueTooLarge: self = MPDError(.playlistMax, "Playlist is too large")
+        }
     }
 }
 

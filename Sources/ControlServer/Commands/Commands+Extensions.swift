@@ -1,0 +1,43 @@
+import ClickWheelCore
+import MPDProtocol
+
+extension ControlCommands {
+    /// ClickWheel's own commands, which no MPD has: `wheel N`, `press BUTTON`, `hold BUTTON [MS]`
+    /// drive the UI exactly as the hardware does; `screen` shows the LCD frame (`row: …` lines, then
+    /// `title`, `cursor`, `count`, `depth`). `idle screen` waits for the next frame.
+    static var extensionCommands: [MPDCommand<MPDContext>] {
+        [
+            MPDCommand("wheel", .exactly(1), permission: .control) { (ctx: inout MPDContext, req, _: inout MPDResponseWriter) throws(MPDError) in
+                let steps = try req.arguments[0].integer(in: -10_000...10_000)
+                ctx.input(.wheel(steps))
+            },
+            MPDCommand("press", .exactly(1), permission: .control) { (ctx: inout MPDContext, req, _: inout MPDResponseWriter) throws(MPDError) in
+                ctx.input(.press(try button(req.arguments[0])))
+            },
+            MPDCommand("hold", .between(1, 2), permission: .control) { (ctx: inout MPDContext, req, _: inout MPDResponseWriter) throws(MPDError) in
+                let ms = try req.arguments.dropFirst().first.map { a throws(MPDError) in Int(try a.unsigned(max: 60_000)) }
+                ctx.input(.hold(try button(req.arguments[0]), ms: ms ?? 1500))
+            },
+            MPDCommand("screen", .none, permission: .read) { (ctx: inout MPDContext, _, w: inout MPDResponseWriter) throws(MPDError) in
+                let s = ctx.playerSource.screen()
+                for row in s.rows { w.field("row", row) }
+                w.field("title", s.title)
+                w.field("cursor", s.cursor)
+                w.field("count", s.count)
+                w.field("depth", s.depth)
+            },
+        ]
+    }
+
+    /// A button by the name the extensions use: menu, select, playpause, next, prev (case-insensitive).
+    static func button(_ argument: MPDArgument) throws(MPDError) -> Button {
+        let names: [(String, Button)] = [
+            ("menu", .menu), ("select", .select), ("playpause", .playPause), ("play", .playPause), ("next", .next),
+            ("prev", .previous), ("previous", .previous),
+        ]
+        guard let b = names.first(where: { argument.equalsIgnoringCase($0.0) })?.1 else {
+            throw .argument("Unknown button: \(argument.string) (expected menu, select, playpause, next or prev)")
+        }
+        return b
+    }
+}

@@ -1,0 +1,141 @@
+import ClickWheelCore
+import MPDProtocol
+
+extension ControlCommands {
+    /// add, addid, findadd, searchadd, load, clear, delete, deleteid, move, moveid, swap, swapid, shuffle,
+    /// prio, prioid, playlistid, plchanges, plchangesposid.
+    static var queueCommands: [MPDCommand<MPDContext>] {
+        [
+            MPDCommand("add", .between(1, 2), permission: .add) { (ctx: inout MPDContext, req, _: inout MPDResponseWriter) throws(MPDError) in
+                let uri = try MusicPath.normalize(req.arguments[0], command: "add")
+                let ids = try libraryCall { try ctx.catalog.trackIDs(uri: uri) }
+                guard !ids.isEmpty else { throw .noExist("No such directory") }
+                _ = try ctx.control(.add(ids, at: try position(req.arguments.dropFirst().first)))
+            },
+            MPDCommand("addid", .between(1, 2), permission: .add) { (ctx: inout MPDContext, req, w: inout MPDResponseWriter) throws(MPDError) in
+                guard let uri = try? MusicPath.normalize(req.arguments[0], command: "addid"),
+                    let id = try libraryCall({ try ctx.catalog.trackID(path: uri) })
+                else { throw .noExist("No such song") }
+                let songIDs = try ctx.control(.add([id], at: try position(req.arguments.dropFirst().first)))
+                if let songID = songIDs.first { w.field("Id", songID) }
+            },
+            MPDCommand("findadd", .atLeast(1), permission: .add) { (ctx: inout MPDContext, req, _: inout MPDResponseWriter) throws(MPDError) in
+                let (songs, at) = try matchingSongs(&ctx, req, foldCase: false, adding: true)
+                _ = try ctx.control(.add(songs.map(\.id), at: try position(at)))
+            },
+            MPDCommand("searchadd", .atLeast(1), permission: .add) { (ctx: inout MPDContext, req, _: inout MPDResponseWriter) throws(MPDError) in
+                let (songs, at) = try matchingSongs(&ctx, req, foldCase: true, adding: true)
+                _ = try ctx.control(.add(songs.map(\.id), at: try position(at)))
+            },
+            MPDCommand("load", .between(1, 3), permission: .add) { (ctx: inout MPDContext, req, _: inout MPDResponseWriter) throws(MPDError) in
+                let songs = try playlistSongs(&ctx, req)
+                _ = try ctx.control(.add(songs.map(\.id), at: try position(req.arguments.dropFirst(2).first)))
+            },
+            MPDCommand("clear", .none, permission: .player) { (ctx: inout MPDContext, _, _: inout MPDResponseWriter) throws(MPDError) in
+                _ = try ctx.control(.clear)
+            },
+            MPDCommand("delete", .exactly(1), permission: .player) { (ctx: inout MPDContext, req, _: inout MPDResponseWriter) throws(MPDError) in
+                _ = try ctx.control(.delete(try slice(req.arguments[0])))
+            },
+            MPDCommand("deleteid", .exactly(1), permission: .player) { (ctx: inout MPDContext, req, _: inout MPDResponseWriter) throws(MPDError) in
+                _ = try ctx.control(.deleteID(Int(try req.arguments[0].unsigned())))
+            },
+            MPDCommand("move", .exactly(2), permission: .player) { (ctx: inout MPDContext, req, _: inout MPDResponseWriter) throws(MPDError) in
+                let to = try position(req.arguments[1]) ?? .absolute(0)
+                _ = try ctx.control(.move(try slice(req.arguments[0]), to: to))
+            },
+            MPDCommand("moveid", .exactly(2), permission: .player) { (ctx: inout MPDContext, req, _: inout MPDResponseWriter) throws(MPDError) in
+                let to = try position(req.arguments[1]) ?? .absolute(0)
+                _ = try ctx.control(.moveID(Int(try req.arguments[0].unsigned()), to: to))
+            },
+            MPDCommand("swap", .exactly(2), permission: .player) { (ctx: inout MPDContext, req, _: inout MPDResponseWriter) throws(MPDError) in
+                let (a, b) = (Int(try req.arguments[0].unsigned()), Int(try req.arguments[1].unsigned()))
+                _ = try ctx.control(.swap(a, b))
+            },
+            MPDCommand("swapid", .exactly(2), permission: .player) { (ctx: inout MPDContext, req, _: inout MPDResponseWriter) throws(MPDError) in
+                let (a, b) = (Int(try req.arguments[0].unsigned()), Int(try req.arguments[1].unsigned()))
+                _ = try ctx.control(.swapID(a, b))
+            },
+            MPDCommand("shuffle", .between(0, 1), permission: .player) { (ctx: inout MPDContext, req, _: inout MPDResponseWriter) throws(MPDError) in
+                let range = try req.arguments.first.map { a throws(MPDError) in try slice(a) }
+                _ = try ctx.control(.shuffle(range))
+            },
+            MPDCommand("prio", .atLeast(2), permission: .player) { (ctx: inout MPDContext, req, _: inout MPDResponseWriter) throws(MPDError) in
+                let priority = Int(try req.arguments[0].unsigned(max: 255))
+                let slices = try req.arguments.dropFirst().map { a throws(MPDError) in try slice(a) }
+                _ = try ctx.control(.priority(priority, slices: slices))
+            },
+            MPDCommand("prioid", .atLeast(2), permission: .player) { (ctx: inout MPDContext, req, _: inout MPDResponseWriter) throws(MPDError) in
+                let priority = Int(try req.arguments[0].unsigned(max: 255))
+                let ids = try req.arguments.dropFirst().map { a throws(MPDError) in Int(try a.unsigned()) }
+                _ = try ctx.control(.priorityID(priority, ids: ids))
+            },
+            MPDCommand("playlistid", .between(0, 1), permission: .read) { (ctx: inout MPDContext, req, w: inout MPDResponseWriter) throws(MPDError) in
+                let p = ctx.player()
+                var positions = Array(p.queue.indices)
+                if let arg = req.arguments.first {
+                    guard let i = p.queue.index(ofID: Int(try arg.unsigned())) else { throw .noExist("No such song") }
+                    positions = [i]
+                }
+                try writeEntries(positions, of: p.queue, &ctx, &w)
+            },
+            MPDCommand("plchanges", .between(1, 2), permission: .read) { (ctx: inout MPDContext, req, w: inout MPDResponseWriter) throws(MPDError) in
+                let p = ctx.player()
+                let positions = try changedPositions(p.queue, req)
+                try writeEntries(positions, of: p.queue, &ctx, &w)
+            },
+            MPDCommand("plchangesposid", .between(1, 2), permission: .read) { (ctx: inout MPDContext, req, w: inout MPDResponseWriter) throws(MPDError) in
+                let p = ctx.player()
+                for position in try changedPositions(p.queue, req) {
+                    w.field("cpos", position)
+                    w.field("Id", p.queue[position].id)
+                }
+            },
+        ]
+    }
+
+    /// An insertion position: `N`, or `+N`/`-N` relative to the current song; nil when absent.
+    static func position(_ argument: MPDArgument?) throws(MPDError) -> QueuePosition? {
+        guard let argument else { return nil }
+        guard let sign = argument.bytes.first, sign == UInt8(ascii: "+") || sign == UInt8(ascii: "-") else {
+            return .absolute(Int(try argument.unsigned()))
+        }
+        let n = Int(try MPDArgument(bytes: argument.bytes.dropFirst()).unsigned())
+        return sign == UInt8(ascii: "+") ? .afterCurrent(n) : .beforeCurrent(n)
+    }
+
+    static func slice(_ argument: MPDArgument) throws(MPDError) -> QueueSlice {
+        let r = try argument.range()
+        return QueueSlice(start: r.start, end: r.end)
+    }
+
+    /// Positions of entries changed after version V (`plchanges V [S:E]`), within the window if given.
+    static func changedPositions(_ queue: PlayQueue, _ req: MPDRequest) throws(MPDError) -> [Int] {
+        let version = Int(try req.arguments[0].unsigned())
+        var window = queue.indices
+        if req.arguments.count > 1 {
+            guard let r = try req.arguments[1].range().clamped(toCount: queue.count) else { throw .argument("Bad song index") }
+            window = r
+        }
+        return queue.changes(since: version).map(\.position).filter { window.contains($0) }
+    }
+
+    /// Song blocks for queue entries: the song, then `Pos`, `Id` and `Prio` (when set).
+    static func writeEntries(_ positions: [Int], of queue: PlayQueue, _ ctx: inout MPDContext, _ w: inout MPDResponseWriter)
+        throws(MPDError)
+    {
+        let songs = try libraryCall { try ctx.catalog.songs(ids: positions.map { queue[$0].track }) }
+        let byID = Dictionary(songs.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
+        for position in positions {
+            let entry = queue[position]
+            if let song = byID[entry.track] {
+                SongWriter.write(song, tags: ctx.client.tagTypes, into: &w)
+            } else {
+                w.field("file", "(removed from the library)")
+            }
+            w.field("Pos", position)
+            w.field("Id", entry.id)
+            if entry.priority > 0 { w.field("Prio", entry.priority) }
+        }
+    }
+}
