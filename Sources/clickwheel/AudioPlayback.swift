@@ -21,7 +21,7 @@ final class AudioPlayback {
     private var tokens: [Int: Int] = [:]
     private var nextToken = 1
     private var current: (token: Int, index: Int)?
-    private var queuedNext: (token: Int, index: Int)?
+    private var queuedNext: (token: Int, index: Int, track: TrackID)?
 
     /// `nextIndex(current, count)` says which entry follows (repeat and the end of the queue decide).
     init(player: AudioPlayer, library: any LibraryReading, musicFolder: String, logger: Logger,
@@ -53,7 +53,7 @@ final class AudioPlayback {
             // After a track ended the engine asks for the next one, which the player is already joining
             // without a gap: take it as current and hand over the one after it.
             if endedIndex != nil, let q = queuedNext, q.index == index {
-                current = q
+                current = (q.token, q.index)
                 queuedNext = nil
                 endedIndex = nil
                 handOverNext()
@@ -85,13 +85,20 @@ final class AudioPlayback {
 
     /// Gives the player the entry after the current one, so it can join it without a gap.
     private func handOverNext() {
-        guard let c = current, let n = nextIndex(c.index, queue.count), let track = audioTrack(n) else {
+        guard let c = current, let n = nextIndex(c.index, queue.count), queue.indices.contains(n) else {
             queuedNext = nil
             player.enqueueNext(nil)
             return
         }
-        if queuedNext?.index == n, queue.indices.contains(n) { return }
-        queuedNext = (track.id, n)
+        // Already handed over: the same index still holding the same track (a queue edit may have
+        // moved another track there).
+        if let q = queuedNext, q.index == n, q.track == queue[n] { return }
+        guard let track = audioTrack(n) else {
+            queuedNext = nil
+            player.enqueueNext(nil)
+            return
+        }
+        queuedNext = (track.id, n, queue[n])
         player.enqueueNext(track)
     }
 

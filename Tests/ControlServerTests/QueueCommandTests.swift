@@ -1,0 +1,308 @@
+import ClickWheelCore
+import ControlServer
+import Foundation
+import Testing
+
+/// The queue and playback commands against the real engine over the fixture library: MPD 0.23.12's
+/// answers (reference transcripts §4 and §9, replayed on our own files), then real mpc and python-mpd2.
+@Suite(.serialized) struct QueueCommandTests {
+    /// The `Id:` values of a response, in order.
+    static func ids(_ response: String) -> [Int] {
+        response.split(separator: "\n").compactMap { $0.hasPrefix("Id: ") ? Int($0.dropFirst(4)) : nil }
+    }
+
+    static func field(_ response: String, _ key: String) -> String? {
+        response.split(separator: "\n").first { $0.hasPrefix(key + ": ") }.map { String($0.dropFirst(key.count + 2)) }
+    }
+
+    @Test func queueEditingAnswersAsMPDDoes() throws {
+        let f = try ServerFixture()
+        let c = try RawClient(f.socket)
+        _ = c.response()
+        #expect(Self.field(c.roundTrip("status"), "playlist") == "1")
+        #expect(c.roundTrip("add \"Durations\"") == "OK\n")
+        var status = c.roundTrip("status")
+        #expect(Self.field(status, "playlist") == "2" && Self.field(status, "playlistlength") == "6")
+        #expect(c.roundTrip("addid \"Sorting/10cc - Ten.mp3\"") == "Id: 7\nOK\n")
+        #expect(c.roundTrip("addid \"Sorting/2 Unlimited - Two.mp3\" 0") == "Id: 8\nOK\n")
+        #expect(c.roundTrip("addid \"Sorting/10cc - Ten.mp3\" +0") == "ACK [55@0] {addid} No current song\n")
+        #expect(c.roundTrip("addid \"Sorting/10cc - Ten.mp3\" -0") == "ACK [55@0] {addid} No current song\n")
+        #expect(c.roundTrip("addid \"Sorting/10cc - Ten.mp3\" 99") == "ACK [2@0] {addid} Number too large: 99\n")
+        #expect(c.roundTrip("addid \"Durations\"") == "ACK [50@0] {addid} No such song\n")
+        #expect(c.roundTrip("add \"Nope\"") == "ACK [50@0] {add} No such directory\n")
+        #expect(c.roundTrip("add \"../etc\"") == "ACK [50@0] {add} No such directory\n")
+        #expect(Self.ids(c.roundTrip("playlistid")) == [8, 1, 2, 3, 4, 5, 6, 7])
+        #expect(c.roundTrip("playlistid 999") == "ACK [50@0] {playlistid} No such song\n")
+        #expect(Self.ids(c.roundTrip("playlistid 3")) == [3])
+        #expect(Self.ids(c.roundTrip("playlistinfo 1:3")) == [1, 2])
+        #expect(c.roundTrip("playlistinfo 2:2") == "OK\n")
+        #expect(c.roundTrip("playlistinfo 99") == "ACK [2@0] {playlistinfo} Bad song index\n")
+
+        // Relative positions once something is current (MPD keeps the song current after stop).
+        #expect(c.roundTrip("play 1") == "OK\n")
+        #expect(c.roundTrip("stop") == "OK\n")
+        status = c.roundTrip("status")
+        #expect(Self.field(status, "state") == "stop" && Self.field(status, "song") == "1" && Self.field(status, "songid") == "1")
+        #expect(c.roundTrip("addid \"Sorting/A Tribe - Bonita.mp3\" +0") == "Id: 9\nOK\n")
+        #expect(c.roundTrip("addid \"Sorting/Ärzte - Zäh.mp3\" -0") == "Id: 10\nOK\n")
+        #expect(Self.ids(c.roundTrip("playlistid")) == [8, 10, 1, 9, 2, 3, 4, 5, 6, 7])
+        #expect(Self.field(c.roundTrip("status"), "songid") == "1")
+
+        // plchanges lists exactly what moved since a version.
+        let before = Int(Self.field(c.roundTrip("status"), "playlist")!)!
+        #expect(c.roundTrip("plchangesposid \(before)") == "OK\n")
+        #expect(c.roundTrip("swap 0 1") == "OK\n")
+        #expect(c.roundTrip("plchangesposid \(before)") == "cpos: 0\nId: 10\ncpos: 1\nId: 8\nOK\n")
+        #expect(Self.ids(c.roundTrip("plchanges \(before) 1:2")) == [8])
+
+        // delete / deleteid / move / moveid / swapid.
+        #expect(c.roundTrip("delete 0") == "OK\n")
+        #expect(c.roundTrip("delete 99") == "ACK [2@0] {delete} Bad song index\n")
+        #expect(c.roundTrip("delete 6:99") == "OK\n")
+        #expect(Self.ids(c.roundTrip("playlistid")) == [8, 1, 9, 2, 3, 4])
+        #expect(c.roundTrip("deleteid 9999") == "ACK [50@0] {deleteid} No such song\n")
+        #expect(c.roundTrip("deleteid 9") == "OK\n")
+        #expect(c.roundTrip("move 0 3") == "OK\n")
+        #expect(c.roundTrip("move 1:3 0") == "OK\n")
+        #expect(c.roundTrip("move 0 99") == "ACK [2@0] {move} Number too large: 99\n")
+        #expect(c.roundTrip("moveid 8 0") == "OK\n")
+        #expect(c.roundTrip("swapid 3 4") == "OK\n")
+        // [8 1 2 3 4] → move 0 3 → [1 2 3 8 4] → move 1:3 0 → [2 3 1 8 4] → moveid 8 0 → [8 2 3 1 4] → swapid.
+        #expect(Self.ids(c.roundTrip("playlistid")) == [8, 2, 4, 1, 3])
+        #expect(Self.field(c.roundTrip("status"), "song") == "3")  // song id 1 is still current, now at 3
+
+        // prio shows `Prio:` only when set; shuffle keeps every song.
+        #expect(c.roundTrip("prio 10 0") == "OK\n")
+        #expect(c.roundTrip("prioid 5 4") == "OK\n")
+        #expect(c.roundTrip("prio 256 0") == "ACK [2@0] {prio} Number too large: 256\n")
+        let info = c.roundTrip("playlistinfo")
+        #expect(info.contains("Pos: 0\nId: 8\nPrio: 10\n") && info.contains("Pos: 2\nId: 4\nPrio: 5\n"))
+        #expect(c.roundTrip("shuffle") == "OK\n")
+        #expect(Set(Self.ids(c.roundTrip("playlistid"))) == [8, 2, 4, 1, 3])
+        #expect(c.roundTrip("clear") == "OK\n")
+        status = c.roundTrip("status")
+        #expect(Self.field(status, "playlistlength") == "0" && Self.field(status, "state") == "stop" && Self.field(status, "song") == nil)
+    }
+
+    @Test func playbackCommandsAnswerAsMPDDoes() throws {
+        let f = try ServerFixture()
+        let c = try RawClient(f.socket)
+        _ = c.response()
+        #expect(c.roundTrip("play") == "OK\n")  // empty queue: nothing to do, as in MPD
+        #expect(c.roundTrip("add \"Sorting\"") == "OK\n")
+        #expect(c.roundTrip("next") == "ACK [55@0] {next} Not playing\n")
+        #expect(c.roundTrip("previous") == "ACK [55@0] {previous} Not playing\n")
+        #expect(c.roundTrip("seekcur 1") == "ACK [55@0] {seekcur} Not playing\n")
+        #expect(c.roundTrip("play 99") == "ACK [2@0] {play} Bad song index\n")
+        #expect(c.roundTrip("playid 9999") == "ACK [50@0] {playid} No such song\n")
+        #expect(c.roundTrip("play") == "OK\n")
+        var s = c.roundTrip("status")
+        #expect(Self.field(s, "state") == "play" && Self.field(s, "song") == "0" && Self.field(s, "songid") == "1")
+        #expect(Self.field(s, "nextsong") == "1" && Self.field(s, "nextsongid") == "2")
+        #expect(Self.field(s, "duration") != nil && Self.field(s, "elapsed") == "0.000")
+        #expect(c.roundTrip("currentsong").contains("Pos: 0\nId: 1\nOK\n"))
+        #expect(c.roundTrip("pause") == "OK\n")
+        #expect(Self.field(c.roundTrip("status"), "state") == "pause")
+        #expect(c.roundTrip("pause") == "OK\n")
+        #expect(Self.field(c.roundTrip("status"), "state") == "play")
+        #expect(c.roundTrip("pause 2") == "ACK [2@0] {pause} Boolean (0/1) expected: 2\n")
+        #expect(c.roundTrip("pause 1") == "OK\n")
+        #expect(c.roundTrip("pause 1") == "OK\n")
+        #expect(Self.field(c.roundTrip("status"), "state") == "pause")
+        #expect(c.roundTrip("play") == "OK\n")
+        #expect(c.roundTrip("next") == "OK\n")
+        #expect(Self.field(c.roundTrip("status"), "song") == "1")
+        #expect(c.roundTrip("previous") == "OK\n")
+        #expect(Self.field(c.roundTrip("status"), "song") == "0")
+        #expect(c.roundTrip("playid 3") == "OK\n")
+        #expect(Self.field(c.roundTrip("status"), "songid") == "3")
+        // (The fixture tracks are short: positions stay under their 0.4 s.)
+        #expect(c.roundTrip("seek 4 0.15") == "OK\n")
+        s = c.roundTrip("status")
+        #expect(Self.field(s, "song") == "4" && Self.field(s, "elapsed") == "0.150" && Self.field(s, "state") == "play")
+        #expect(c.roundTrip("seekcur +0.1") == "OK\n")
+        #expect(Self.field(c.roundTrip("status"), "elapsed") == "0.250")
+        #expect(c.roundTrip("seekcur -100") == "OK\n")
+        #expect(Self.field(c.roundTrip("status"), "elapsed") == "0.000")
+        #expect(c.roundTrip("seekcur abc") == "ACK [2@0] {seekcur} Float expected: abc\n")
+        #expect(c.roundTrip("seekid 2 0.05") == "OK\n")
+        #expect(Self.field(c.roundTrip("status"), "songid") == "2")
+        #expect(f.player.commandLog.contains(.seek(ms: 150)) && f.player.commandLog.contains(.seek(ms: 50)))
+
+        // Volume: ClickWheel always has a mixer (the stream volume).
+        #expect(c.roundTrip("setvol 70") == "OK\n")
+        #expect(c.roundTrip("getvol") == "volume: 70\nOK\n")
+        #expect(c.roundTrip("volume -100") == "OK\n")
+        #expect(c.roundTrip("getvol") == "volume: 0\nOK\n")
+        #expect(c.roundTrip("setvol 101") == "ACK [2@0] {setvol} Number too large: 101\n")
+        #expect(c.roundTrip("setvol -1") == "ACK [2@0] {setvol} Number too large: -1\n")
+        #expect(f.player.commandLog.contains(.volume(70)))
+
+        // Modes: repeat + single is the iPod's Repeat One.
+        for line in ["random 1", "repeat 1", "single 1", "consume 1", "crossfade 2"] { #expect(c.roundTrip(line) == "OK\n") }
+        s = c.roundTrip("status")
+        #expect(s.contains("repeat: 1\nrandom: 1\nsingle: 1\nconsume: 1\n"))
+        #expect(c.roundTrip("single oneshot") == "OK\n")
+        #expect(Self.field(c.roundTrip("status"), "single") == "oneshot")
+        #expect(c.roundTrip("single 2") == "ACK [2@0] {single} Unrecognized single mode, expected 0, 1, or oneshot\n")
+        #expect(c.roundTrip("random 0") == "OK\n")
+        #expect(c.roundTrip("stop") == "OK\n")
+        s = c.roundTrip("status")
+        #expect(Self.field(s, "state") == "stop" && Self.field(s, "elapsed") == nil && Self.field(s, "songid") == "2")
+    }
+
+    @Test func tracksEndingFollowRepeatSingleAndConsume() throws {
+        let f = try ServerFixture()
+        let c = try RawClient(f.socket)
+        _ = c.response()
+        _ = c.roundTrip("add \"Durations\"")
+        _ = c.roundTrip("play 0")
+        f.player.report(.finished(index: 0))
+        #expect(Self.field(c.roundTrip("status"), "song") == "1")
+        _ = c.roundTrip("single 1")  // without repeat: stop after this track, which stays current
+        f.player.report(.finished(index: 1))
+        var s = c.roundTrip("status")
+        #expect(Self.field(s, "state") == "stop" && Self.field(s, "song") == "1")
+        _ = c.roundTrip("repeat 1")  // single + repeat: the track again
+        _ = c.roundTrip("play 2")
+        f.player.report(.finished(index: 2))
+        #expect(Self.field(c.roundTrip("status"), "song") == "2")
+        _ = c.roundTrip("single oneshot")  // once, then single is off again and repeat all goes on
+        f.player.report(.finished(index: 2))
+        s = c.roundTrip("status")
+        #expect(Self.field(s, "song") == "2" && Self.field(s, "single") == "0")
+        f.player.report(.finished(index: 2))
+        #expect(Self.field(c.roundTrip("status"), "song") == "3")
+        _ = c.roundTrip("repeat 0")
+        _ = c.roundTrip("consume 1")  // played tracks leave the queue
+        f.player.report(.finished(index: 3))
+        s = c.roundTrip("status")
+        #expect(Self.field(s, "playlistlength") == "5" && Self.field(s, "song") == "3" && Self.field(s, "songid") == "5")
+        _ = c.roundTrip("next")
+        s = c.roundTrip("status")
+        #expect(Self.field(s, "playlistlength") == "4" && Self.field(s, "songid") == "6")
+        // Deleting the playing entry plays the one after it.
+        _ = c.roundTrip("consume 0")
+        _ = c.roundTrip("play 0")
+        _ = c.roundTrip("delete 0")
+        s = c.roundTrip("status")
+        #expect(Self.field(s, "state") == "play" && Self.field(s, "songid") == "2")
+    }
+
+    @Test func idleClientsHearTheQueueAndThePlayer() throws {
+        let f = try ServerFixture()
+        let idle = try RawClient(f.socket)
+        _ = idle.response()
+        idle.send("idle playlist player\n")
+        let c = try RawClient(f.socket)
+        _ = c.response()
+        _ = c.roundTrip("add \"Durations\"")
+        #expect(idle.response() == "changed: playlist\nOK\n")
+        idle.send("idle mixer options\n")
+        _ = c.roundTrip("setvol 20")
+        #expect(idle.response() == "changed: mixer\nOK\n")
+        idle.send("idle screen\n")
+        _ = c.roundTrip("wheel 1")
+        #expect(idle.response() == "changed: screen\nOK\n")
+    }
+
+    @Test func extensionsDriveTheUIAndShowTheScreen() throws {
+        let f = try ServerFixture()
+        let c = try RawClient(f.socket)
+        _ = c.response()
+        var screen = c.roundTrip("screen")
+        #expect(screen.hasPrefix("row: ") && screen.contains("Music") && screen.contains("title: ClickWheel\ncursor: 0\n"))
+        #expect(c.roundTrip("press select") == "OK\n")
+        screen = c.roundTrip("screen")
+        #expect(Self.field(screen, "title") == "Music" && Self.field(screen, "depth") == "2")
+        #expect(c.roundTrip("wheel 2") == "OK\n")
+        #expect(Self.field(c.roundTrip("screen"), "cursor") == "2")
+        #expect(c.roundTrip("press menu") == "OK\n")
+        #expect(Self.field(c.roundTrip("screen"), "depth") == "1")
+        #expect(c.roundTrip("press bogus") == "ACK [2@0] {press} Unknown button: bogus (expected menu, select, playpause, next or prev)\n")
+        #expect(c.roundTrip("wheel x") == "ACK [2@0] {wheel} Integer expected: x\n")
+        // A queue from the socket, then Play/Pause on the "hardware" pauses it.
+        _ = c.roundTrip("add \"Durations\"")
+        _ = c.roundTrip("play")
+        #expect(c.roundTrip("press playpause") == "OK\n")
+        #expect(Self.field(c.roundTrip("status"), "state") == "pause")
+        let commands = c.roundTrip("commands")
+        for name in ["wheel", "press", "hold", "screen", "play", "addid", "plchanges", "consume"] {
+            #expect(commands.contains("command: \(name)\n"), "\(name)")
+        }
+    }
+
+    @Test func mpcDrivesPlaybackAndTheQueue() throws {
+        let f = try ServerFixture()
+        let mpc = { (args: [String]) throws -> String in try f.run("mpc", ["-h", f.socket] + args) }
+        _ = try mpc(["add", "Durations"])
+        _ = try mpc(["insert", "Sorting/10cc - Ten.mp3"])
+        #expect(try mpc(["playlist"]).split(separator: "\n").count == 7)
+        #expect(try mpc(["play", "2"]).contains("[playing] #2/7"))
+        #expect(try mpc(["pause"]).contains("[paused]"))
+        #expect(try mpc(["toggle"]).contains("[playing]"))
+        #expect(try mpc(["next"]).contains("#3/7"))
+        #expect(try mpc(["prev"]).contains("#2/7"))
+        #expect(try mpc(["volume", "30"]).contains("volume: 30%"))
+        #expect(try mpc(["random", "on"]).contains("random: on"))
+        #expect(try mpc(["random", "off"]).contains("random: off"))
+        #expect(try mpc(["repeat", "on"]).contains("repeat: on"))
+        #expect(try mpc(["single", "on"]).contains("single: on"))
+        #expect(try mpc(["consume", "on"]).contains("consume: on"))
+        _ = try mpc(["consume", "off"])
+        _ = try mpc(["del", "1"])
+        #expect(try mpc(["playlist"]).split(separator: "\n").count == 6)
+        _ = try mpc(["move", "1", "6"])
+        _ = try mpc(["seek", "50%"])  // mpc reads the duration, then sends whole seconds (0 here: short tracks)
+        #expect(f.player.commandLog.contains { if case .seek = $0 { true } else { false } })
+        #expect(try mpc(["current", "-f", "%file%"]).hasPrefix("Durations/"))
+        _ = try mpc(["stop"])
+        #expect(try mpc(["status"]).split(separator: "\n").count == 1)  // stopped: only the modes line
+        _ = try mpc(["clear"])
+        #expect(try mpc(["playlist"]).isEmpty)
+        _ = try mpc(["load", "Playlists/Mix.m3u"])
+        #expect(try mpc(["playlist"]).split(separator: "\n").count == 4)
+    }
+
+    @Test func pythonMPD2AddsPlaysAndWatches() throws {
+        let f = try ServerFixture()
+        let script = """
+            import mpd, json, sys, threading
+            c = mpd.MPDClient()
+            c.connect(sys.argv[1])
+            w = mpd.MPDClient()
+            w.connect(sys.argv[1])
+            heard = []
+            t = threading.Thread(target=lambda: heard.extend(w.idle("player")))
+            t.start()
+            c.clear()
+            first = c.addid("Durations/01 CBR Info.mp3")
+            second = c.addid("Durations/02 VBR Xing.mp3", 0)
+            version = c.status()["playlist"]
+            c.playid(first)
+            t.join(10)
+            c.moveid(first, 0)
+            out = {
+              "ids": [first, second],
+              "queue": [s["id"] for s in c.playlistinfo()],
+              "changed": [s["id"] for s in c.plchanges(version)],
+              "status": {k: c.status()[k] for k in ("state", "songid", "song")},
+              "heard": heard,
+            }
+            try:
+                c.play(99)
+            except mpd.CommandError as e:
+                out["error"] = str(e)
+            c.close(); w.close()
+            print(json.dumps(out))
+            """
+        let out = try f.run("python3", ["-c", script, f.socket])
+        let json = try JSONSerialization.jsonObject(with: Data(out.utf8)) as! [String: Any]
+        #expect(json["ids"] as? [String] == ["1", "2"])
+        #expect(json["queue"] as? [String] == ["1", "2"])
+        #expect(json["changed"] as? [String] == ["1", "2"])
+        #expect(json["status"] as? [String: String] == ["state": "play", "songid": "1", "song": "0"])
+        #expect(json["heard"] as? [String] == ["player"])
+        #expect(json["error"] as? String == "[2@0] {play} Bad song index")
+    }
+}
