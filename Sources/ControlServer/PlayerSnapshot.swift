@@ -13,6 +13,8 @@ public struct PlayerSnapshot: Sendable, Hashable {
     public var repeatOn: Bool
     public var single: Player.Single
     public var consume: Bool
+    /// The library update job running now (MPD's `updating_db`), if any.
+    public var updatingJob: Int?
 
     public init(
         status: Player.Status = .stopped, queue: PlayQueue = PlayQueue(), current: Int? = nil, elapsedMS: Int = 0,
@@ -27,6 +29,7 @@ public struct PlayerSnapshot: Sendable, Hashable {
         self.repeatOn = repeatOn
         self.single = single
         self.consume = consume
+        updatingJob = nil
     }
 
     /// The snapshot of an engine's state.
@@ -56,6 +59,8 @@ public protocol PlayerStateSource: Sendable {
     func input(_ input: RemoteInput)
     /// The frame on the display now, and where the user is (the `screen` extension).
     func screen() -> ScreenSnapshot
+    /// Starts a library rescan (or joins the one running); returns its job id (`update`, `rescan`).
+    func update() -> Int
 }
 
 /// Input from the control socket's extensions.

@@ -144,7 +144,7 @@ struct RunCommand: ParsableCommand {
         scanner.onFinished = {
             loop.post(.scanning(count: nil, at: MonotonicClock.now()))
             loop.post(.libraryChanged(at: MonotonicClock.now()))
-            loop.announce([.database, .update])
+            loop.scanFinished()
         }
         let server = ControlServer(backend: ControlCommands(catalog: Catalog(pool), player: loop), logger: logger)
         do {

@@ -23,6 +23,9 @@ final class ServiceLoop: @unchecked Sendable {
     private let player: AudioPlayer
     private var ticker: (any DispatchSourceTimer)?
     private let rescan: () -> Void
+    /// The last update job handed out, and the one running (MPD's `updating_db`).
+    private var updateJobs = 0
+    private var runningJob: Int?
     /// Who hears about changes (the control server's idle clients); set before `start`.
     var listener: (@Sendable (MPDIdleSubsystems) -> Void)?
 
@@ -87,6 +90,14 @@ final class ServiceLoop: @unchecked Sendable {
         queue.async { [self] in listener?(subsystems) }
     }
 
+    /// A scan ended: the update job (if one was asked for) is done.
+    func scanFinished() {
+        queue.async { [self] in
+            runningJob = nil
+            listener?([.database, .update])
+        }
+    }
+
     static func idle(_ s: Effect.Subsystem) -> MPDIdleSubsystems {
         switch s {
         case .playlist: .playlist
@@ -129,7 +140,24 @@ final class ServiceLoop: @unchecked Sendable {
 extension ServiceLoop: PlayerStateSource {
     /// The engine's playback state, read on the loop's queue (callers are on the control server's queue).
     func snapshot() -> PlayerSnapshot {
-        queue.sync { PlayerSnapshot(engine) }
+        queue.sync {
+            var s = PlayerSnapshot(engine)
+            s.updatingJob = runningJob
+            return s
+        }
+    }
+
+    /// MPD's `update`: a job id; the scan starts unless one runs (then the job is that scan).
+    func update() -> Int {
+        queue.sync {
+            updateJobs += 1
+            if runningJob == nil {
+                runningJob = updateJobs
+                rescan()
+                listener?(.update)
+            }
+            return runningJob ?? updateJobs
+        }
     }
 
     /// Runs a control request on the loop's queue and carries out its effects before answering, so a

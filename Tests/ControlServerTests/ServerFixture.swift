@@ -104,6 +104,17 @@ final class ServerFixture: @unchecked Sendable {
             }
         }
 
+        private var jobs = 0
+
+        /// The fixture library does not change: the job ends at once.
+        func update() -> Int {
+            lock.withLock {
+                jobs += 1
+                server?.notify([.update])
+                return jobs
+            }
+        }
+
         /// What the audio thread would report (a track played to its end, a position).
         func report(_ report: PlaybackReport) {
             lock.withLock { carryOut(engine.handle(.playback(report, at: tick()))) }

@@ -43,8 +43,28 @@ extension ControlCommands {
                 w.field("suffix", "mp3")
                 w.field("mime_type", "audio/mpeg")
             },
+            // The whole folder is rescanned (incrementally: unchanged files are not reopened), whatever
+            // the path; a path is still checked as MPD checks it.
+            MPDCommand("update", .between(0, 1), permission: .admin) { (ctx: inout MPDContext, req, w: inout MPDResponseWriter) throws(MPDError) in
+                try checkUpdatePath(req.arguments.first)
+                w.field("updating_db", ctx.update())
+            },
+            MPDCommand("rescan", .between(0, 1), permission: .admin) { (ctx: inout MPDContext, req, w: inout MPDResponseWriter) throws(MPDError) in
+                try checkUpdatePath(req.arguments.first)
+                w.field("updating_db", ctx.update())
+            },
             MPDCommand("urlhandlers", .none, permission: .read) { (_: inout MPDContext, _, _: inout MPDResponseWriter) throws(MPDError) in
             },
         ]
+    }
+
+    /// `update "/etc"`, `"../x"`, `".."` → `Malformed path` (code 2); a path that does not exist is fine.
+    static func checkUpdatePath(_ argument: MPDArgument?) throws(MPDError) {
+        guard let argument else { return }
+        do {
+            _ = try MusicPath.normalize(argument, command: "update")
+        } catch {
+            throw .argument("Malformed path")
+        }
     }
 }

@@ -19,6 +19,7 @@ extension ControlCommands {
                 w.field("playlistlength", p.queue.count)
                 w.field("mixrampdb", 0)
                 w.field("state", p.status == .playing ? "play" : p.status == .paused ? "pause" : "stop")
+                defer { if let job = p.updatingJob { w.field("updating_db", job) } }
                 guard let current = p.currentPosition else { return }
                 w.field("song", current)
                 w.field("songid", p.queue[current].id)

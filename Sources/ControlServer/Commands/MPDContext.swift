@@ -29,6 +29,12 @@ public struct MPDContext: MPDCommandContext {
         }
     }
 
+    /// Starts a library update; returns the job id.
+    mutating func update() -> Int {
+        cachedPlayer = nil
+        return playerSource.update()
+    }
+
     /// Feeds input to the engine; the next `player()` reads the state anew.
     mutating func input(_ input: RemoteInput) {
         cachedPlayer = nil

@@ -1,0 +1,101 @@
+import ClickWheelTestKit
+import Foundation
+import Testing
+
+/// The real `clickwheel run` (silent null output: real-time decoding without a sound server), driven
+/// over its socket by real mpc and by `clickwheel ctl`.
+@Suite(.serialized) struct ControlSocketServiceTests {
+    final class Service {
+        let dir: URL
+        let socket: String
+        let child: ChildProcess
+
+        init() throws {
+            dir = URL(fileURLWithPath: "/tmp").appendingPathComponent("cw-ctl-\(UUID().uuidString.prefix(8))")
+            try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+            socket = dir.appendingPathComponent("socket").path
+            let music = TerminalDemoTests.root.appendingPathComponent("Tests/LibraryTests/Fixtures/music").path
+            child = try ChildProcess(TerminalDemoTests.binary, [
+                "run", "--display", "none", "--input", "none", "--output", "null", "--music", music,
+                "--db", dir.path + "/lib.sqlite", "--socket", socket,
+            ])
+            let deadline = Date().addingTimeInterval(30)
+            while !FileManager.default.fileExists(atPath: socket) && Date() < deadline { usleep(50_000) }
+        }
+
+        deinit {
+            child.kill(SIGKILL)
+            _ = child.wait()
+            try? FileManager.default.removeItem(at: dir)
+        }
+
+        func mpc(_ args: String..., sourceLocation: SourceLocation = #_sourceLocation) throws -> String {
+            let r = try ChildProcess.run("mpc", ["-h", socket] + args)
+            #expect(r.status == 0, "mpc \(args): \(r.stderr)", sourceLocation: sourceLocation)
+            return r.stdout
+        }
+
+        func ctl(_ args: String...) throws -> ChildProcess.Result {
+            try ChildProcess.run(TerminalDemoTests.binary, ["ctl", "--socket", socket] + args)
+        }
+
+        /// Polls `mpc` until its output satisfies `condition` (up to `seconds`).
+        func waitFor(_ args: [String], seconds: Double = 15, _ condition: (String) -> Bool) throws -> String {
+            let deadline = Date().addingTimeInterval(seconds)
+            var out = ""
+            while Date() < deadline {
+                out = try ChildProcess.run("mpc", ["-h", socket] + args).stdout
+                if condition(out) { return out }
+                usleep(100_000)
+            }
+            return out
+        }
+    }
+
+    @Test func mpcPlaysTheQueueThroughTheRealService() throws {
+        let s = try Service()
+        _ = try s.mpc("update", "--wait")
+        #expect(try s.mpc("stats").contains("Songs:       34"))
+        _ = try s.mpc("add", "Durations")
+        _ = try s.mpc("repeat", "on")
+        let playing = try s.mpc("play")
+        #expect(playing.contains("[playing] #1/6"))
+        // The tracks are short: the service moves on by itself, wrapping around with repeat.
+        let later = try s.waitFor(["status"]) { !$0.contains("#1/6") && $0.contains("[playing]") }
+        #expect(later.contains("[playing]") && !later.contains("#1/6"), "\(later)")
+        #expect(try s.mpc("pause").contains("[paused]"))
+        let paused = try s.mpc("status")
+        usleep(600_000)
+        #expect(try s.mpc("status") == paused)  // nothing moves while paused
+        _ = try s.mpc("play", "3")
+        #expect(try s.mpc("current", "-f", "%file%") == "Durations/03 VBR no Xing.mp3\n")
+        _ = try s.mpc("volume", "25")
+        #expect(try s.mpc("volume") == "volume: 25%\n")
+        _ = try s.mpc("stop")
+        #expect(try s.mpc("status").split(separator: "\n").count == 1)
+    }
+
+    @Test func ctlDrivesTheScreenAndExitsCleanly() throws {
+        let s = try Service()
+        var r = try s.ctl("screen")
+        #expect(r.status == 0 && r.stdout.contains("Music"), "\(r.stderr)")
+        #expect(try s.ctl("press", "select").status == 0)
+        r = try s.ctl("send", "screen")
+        #expect(r.stdout.contains("title: Music\n"), "\(r.stdout)")
+        #expect(try s.ctl("wheel", "2").status == 0)
+        #expect(try s.ctl("send", "screen").stdout.contains("cursor: 2\n"))
+        #expect(try s.ctl("hold", "menu", "1200").status == 0)
+        r = try s.ctl("send", "status")
+        #expect(r.status == 0 && r.stdout.contains("state: stop\n"))
+        r = try s.ctl("press", "bogus")
+        #expect(r.status == 1 && r.stderr.contains("Unknown button: bogus"))
+        r = try s.ctl("twist")
+        #expect(r.status == 64)
+        r = try ChildProcess.run(TerminalDemoTests.binary, ["ctl", "--socket", s.dir.path + "/nobody", "screen"])
+        #expect(r.status == 1 && r.stderr.contains("cannot reach ClickWheel"))
+        s.child.kill(SIGTERM)
+        let result = s.child.wait()
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: s.socket))
+    }
+}
