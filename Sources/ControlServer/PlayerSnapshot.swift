@@ -1,4 +1,5 @@
 public import ClickWheelCore
+public import MPDProtocol
 
 /// What `status`, `currentsong` and the queue listings show of playback, read from the engine in one go.
 ///
@@ -59,6 +60,9 @@ public protocol PlayerStateSource: Sendable {
     func input(_ input: RemoteInput)
     /// The frame on the display now, and where the user is (the `screen` extension).
     func screen() -> ScreenSnapshot
+    /// Something the control server changed in the library (stored playlists): idle clients and the
+    /// menus hear of it.
+    func libraryEdited(_ subsystems: MPDIdleSubsystems)
     /// Starts a library rescan (or joins the one running); returns its job id (`update`, `rescan`).
     func update() -> Int
 }

@@ -147,6 +147,14 @@ extension ServiceLoop: PlayerStateSource {
         }
     }
 
+    /// A client changed stored playlists: the menus reread them, idle clients hear of it.
+    func libraryEdited(_ subsystems: MPDIdleSubsystems) {
+        queue.async { [self] in
+            handle(.libraryChanged(at: MonotonicClock.now()))
+            listener?(subsystems)
+        }
+    }
+
     /// MPD's `update`: a job id; the scan starts unless one runs (then the job is that scan).
     func update() -> Int {
         queue.sync {

@@ -1,6 +1,7 @@
 import ClickWheelCore
 import ControlServer
 import Foundation
+import Library
 import Logging
 import MPDProtocol
 import Testing
@@ -151,7 +152,8 @@ import Testing
         var logger = Logger(label: "t")
         logger.logLevel = .critical
         let second = ControlServer(
-            backend: ControlCommands(catalog: .init(ServerFixture.pool), player: ServerFixture.EnginePlayer()),
+            backend: ControlCommands(
+                catalog: .init(ServerFixture.pool), playlists: StoredPlaylists(ServerFixture.pool), player: ServerFixture.EnginePlayer()),
             logger: logger)
         #expect(throws: ControlServerError.self) { try second.start(socketPath: f.socket) }
         let stale = f.dir.appendingPathComponent("stale").path

@@ -106,6 +106,13 @@ final class ServerFixture: @unchecked Sendable {
 
         private var jobs = 0
 
+        func libraryEdited(_ subsystems: MPDIdleSubsystems) {
+            lock.withLock {
+                carryOut(engine.handle(.libraryChanged(at: tick())))
+                server?.notify(subsystems)
+            }
+        }
+
         /// The fixture library does not change: the job ends at once.
         func update() -> Int {
             lock.withLock {
@@ -136,7 +143,7 @@ final class ServerFixture: @unchecked Sendable {
         var logger = Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() })
         logger.logLevel = .critical
         server = ControlServer(
-            backend: ControlCommands(catalog: Catalog(Self.pool), player: player), limits: limits, logger: logger)
+            backend: ControlCommands(catalog: Catalog(Self.pool), playlists: StoredPlaylists(Self.pool), player: player), limits: limits, logger: logger)
         player.server = server
         try server.start(socketPath: socket)
     }

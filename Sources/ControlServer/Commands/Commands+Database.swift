@@ -108,6 +108,10 @@ extension ControlCommands {
                 }
             },
             MPDCommand("listplaylists", .none, permission: .read) { (ctx: inout MPDContext, _, w: inout MPDResponseWriter) throws(MPDError) in
+                for p in try libraryCall({ try ctx.playlists.all() }) {
+                    w.field("playlist", p.name)
+                    w.field("Last-Modified", SongWriter.timestamp(p.modified))
+                }
                 for p in try libraryCall({ try ctx.catalog.playlists() }) {
                     w.field("playlist", p.path)
                     w.field("Last-Modified", SongWriter.timestamp(p.modified))
@@ -152,12 +156,21 @@ extension ControlCommands {
         return (songs, request.position)
     }
 
+    /// The songs of the playlist the first argument names: a stored playlist by name, else one of the
+    /// music folder's playlist files by path (or by name); the second argument is an optional range.
     static func playlistSongs(_ ctx: inout MPDContext, _ req: MPDRequest) throws(MPDError) -> [SongRecord] {
-        let name = try MusicPath.normalize(req.arguments[0], command: "listplaylist")
-        let playlists = try libraryCall { try ctx.catalog.playlists() }
-        guard let p = playlists.first(where: { $0.path == name || $0.name == name }),
-            let ids = try libraryCall({ try ctx.catalog.playlistTracks(path: p.path) })
-        else { throw .noExist("No such playlist") }
+        var ids: [Int64]?
+        if let stored = req.arguments[0].validString {
+            ids = try libraryCall { try ctx.playlists.tracks(stored) }
+        }
+        if ids == nil {
+            let name = try MusicPath.normalize(req.arguments[0], command: "listplaylist")
+            let files = try libraryCall { try ctx.catalog.playlists() }
+            if let p = files.first(where: { $0.path == name || $0.name == name }) {
+                ids = try libraryCall { try ctx.catalog.playlistTracks(path: p.path) }
+            }
+        }
+        guard let ids else { throw .noExist("No such playlist") }
         var songs = try libraryCall { try ctx.catalog.songs(ids: ids) }
         if req.arguments.count > 1 {
             guard let range = try req.arguments[1].range().clamped(toCount: songs.count) else { throw .argument("Bad song index") }

@@ -8,13 +8,15 @@ public import MPDProtocol
 public struct MPDContext: MPDCommandContext {
     public var permission: MPDPermission = [.read, .add, .control, .admin, .player]
     let catalog: Catalog
+    let playlists: StoredPlaylists
     let playerSource: any PlayerStateSource
     var client: MPDClientState
     let started: Date
     private var cachedPlayer: PlayerSnapshot?
 
-    init(catalog: Catalog, player: any PlayerStateSource, client: MPDClientState, started: Date) {
+    init(catalog: Catalog, playlists: StoredPlaylists, player: any PlayerStateSource, client: MPDClientState, started: Date) {
         self.catalog = catalog
+        self.playlists = playlists
         self.playerSource = player
         self.client = client
         self.started = started
@@ -64,19 +66,21 @@ public struct MPDContext: MPDCommandContext {
 public final class ControlCommands: Sendable {
     let table: MPDCommandTable<MPDContext>
     let catalog: Catalog
+    let playlists: StoredPlaylists
     let player: any PlayerStateSource
     let started = Date()
 
-    public init(catalog: Catalog, player: any PlayerStateSource) {
+    public init(catalog: Catalog, playlists: StoredPlaylists, player: any PlayerStateSource) {
         self.catalog = catalog
+        self.playlists = playlists
         self.player = player
         table = MPDCommandTable(
             Self.statusCommands + Self.databaseCommands + Self.miscCommands + Self.playbackCommands
-                + Self.queueCommands + Self.extensionCommands)
+                + Self.queueCommands + Self.extensionCommands + Self.playlistCommands)
     }
 
     public func execute(_ batch: MPDCommandBatch, client: inout MPDClientState) -> MPDBatchResult {
-        var context = MPDContext(catalog: catalog, player: player, client: client, started: started)
+        var context = MPDContext(catalog: catalog, playlists: playlists, player: player, client: client, started: started)
         let result = table.execute(batch, context: &context)
         client = context.client
         return result
@@ -97,7 +101,19 @@ extension MPDError {
     }
 }
 
-/// Library errors become MPD's "system" error with the reason.
+/// Library errors become MPD's "system" error with the reason; stored-playlist refusals MPD's own.
 func libraryCall<T>(_ body: () throws -> T) throws(MPDError) -> T {
-    do { return try body() } catch { throw MPDError.system("library: \(error)") }
+    do {
+        return try body()
+    } catch let error as StoredPlaylists.Failure {
+        switch error {
+        case .badName: throw .argument("Bad playlist name")
+        case .noSuchPlaylist: throw .noExist("No such playlist")
+        case .exists: throw .exist("Playlist already exists")
+        case .badIndex: throw .argument("Bad song index")
+        case .readOnly: throw MPDError(.permission, "Read-only playlist (a file in the music folder)")
+        }
+    } catch {
+        throw MPDError.system("library: \(error)")
+    }
 }
