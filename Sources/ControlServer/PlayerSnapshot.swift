@@ -99,6 +99,8 @@ public struct ScreenSnapshot: Sendable, Hashable {
 /// Per-connection state that outlives one request: the tag types the client asked for.
 public struct MPDClientState: Sendable, Hashable {
     public var tagTypes: Set<String>
+    /// The largest binary chunk this client takes (`binarylimit`; MPD's default 8192).
+    public var binaryLimit = 8192
 
     public init(tagTypes: Set<String>) { self.tagTypes = tagTypes }
 }

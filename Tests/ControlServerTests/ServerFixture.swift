@@ -143,7 +143,7 @@ final class ServerFixture: @unchecked Sendable {
         var logger = Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() })
         logger.logLevel = .critical
         server = ControlServer(
-            backend: ControlCommands(catalog: Catalog(Self.pool), playlists: StoredPlaylists(Self.pool), player: player), limits: limits, logger: logger)
+            backend: ControlCommands(catalog: Catalog(Self.pool), playlists: StoredPlaylists(Self.pool), player: player, musicFolder: Self.music), limits: limits, logger: logger)
         player.server = server
         try server.start(socketPath: socket)
     }

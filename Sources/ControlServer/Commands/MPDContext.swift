@@ -10,11 +10,16 @@ public struct MPDContext: MPDCommandContext {
     let catalog: Catalog
     let playlists: StoredPlaylists
     let playerSource: any PlayerStateSource
+    let musicFolder: String
     var client: MPDClientState
     let started: Date
     private var cachedPlayer: PlayerSnapshot?
 
-    init(catalog: Catalog, playlists: StoredPlaylists, player: any PlayerStateSource, client: MPDClientState, started: Date) {
+    init(
+        catalog: Catalog, playlists: StoredPlaylists, player: any PlayerStateSource, musicFolder: String,
+        client: MPDClientState, started: Date
+    ) {
+        self.musicFolder = musicFolder
         self.catalog = catalog
         self.playlists = playlists
         self.playerSource = player
@@ -68,19 +73,22 @@ public final class ControlCommands: Sendable {
     let catalog: Catalog
     let playlists: StoredPlaylists
     let player: any PlayerStateSource
+    let musicFolder: String
     let started = Date()
 
-    public init(catalog: Catalog, playlists: StoredPlaylists, player: any PlayerStateSource) {
+    public init(catalog: Catalog, playlists: StoredPlaylists, player: any PlayerStateSource, musicFolder: String) {
+        self.musicFolder = musicFolder
         self.catalog = catalog
         self.playlists = playlists
         self.player = player
         table = MPDCommandTable(
             Self.statusCommands + Self.databaseCommands + Self.miscCommands + Self.playbackCommands
-                + Self.queueCommands + Self.extensionCommands + Self.playlistCommands)
+                + Self.queueCommands + Self.extensionCommands + Self.playlistCommands + Self.artworkCommands)
     }
 
     public func execute(_ batch: MPDCommandBatch, client: inout MPDClientState) -> MPDBatchResult {
-        var context = MPDContext(catalog: catalog, playlists: playlists, player: player, client: client, started: started)
+        var context = MPDContext(
+            catalog: catalog, playlists: playlists, player: player, musicFolder: musicFolder, client: client, started: started)
         let result = table.execute(batch, context: &context)
         client = context.client
         return result
