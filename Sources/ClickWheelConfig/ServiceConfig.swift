@@ -30,6 +30,8 @@ public struct ServiceConfig: Equatable, Sendable {
     /// Volume at first start (later the last volume is restored), 0–100.
     public var volume = 50
     public var logLevel = "info"
+    /// The control socket's password (MPD's `password`): without it a client may only read.
+    public var password: String?
 
     public init(music: String, db: String, socket: String) {
         self.music = music

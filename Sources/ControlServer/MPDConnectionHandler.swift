@@ -14,7 +14,7 @@ final class MPDConnectionHandler: ChannelInboundHandler, @unchecked Sendable {
 
     private unowned let server: ControlServer
     private var session = MPDSessionStateMachine()
-    private var client = MPDClientState(tagTypes: Set(MPDTag.tagtypes.map(\.name)))
+    private lazy var client = server.backend.newClient()
     private var context: ChannelHandlerContext?
     private var busy = false
     private var timeout: Scheduled<Void>?

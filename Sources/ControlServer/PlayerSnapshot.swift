@@ -101,6 +101,8 @@ public struct MPDClientState: Sendable, Hashable {
     public var tagTypes: Set<String>
     /// The largest binary chunk this client takes (`binarylimit`; MPD's default 8192).
     public var binaryLimit = 8192
+    /// What the client may do: everything, or only read until it gives the password.
+    public var permission: MPDPermission = .all
 
     public init(tagTypes: Set<String>) { self.tagTypes = tagTypes }
 }

@@ -146,7 +146,7 @@ struct RunCommand: ParsableCommand {
             loop.post(.libraryChanged(at: MonotonicClock.now()))
             loop.scanFinished()
         }
-        let server = ControlServer(backend: ControlCommands(catalog: Catalog(pool), playlists: StoredPlaylists(pool), player: loop, musicFolder: folder), logger: logger)
+        let server = ControlServer(backend: ControlCommands(catalog: Catalog(pool), playlists: StoredPlaylists(pool), player: loop, musicFolder: folder, password: c.password), logger: logger)
         do {
             try server.start(socketPath: c.socket)
         } catch {

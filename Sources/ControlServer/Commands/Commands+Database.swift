@@ -19,6 +19,13 @@ extension ControlCommands {
                     }
                     throw .noExist("No such directory")
                 }
+                if uri.isEmpty {
+                    // The root also lists the stored playlists (mpc lsplaylists reads them here).
+                    for p in try libraryCall({ try ctx.playlists.all() }) {
+                        w.field("playlist", p.name)
+                        w.field("Last-Modified", SongWriter.timestamp(p.modified))
+                    }
+                }
                 let tree = DirectoryTree(songs, base: uri)
                 for dir in tree.subdirectories {
                     w.field("directory", dir.path)

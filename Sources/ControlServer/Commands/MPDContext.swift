@@ -6,19 +6,21 @@ public import MPDProtocol
 /// What a command handler works with: the library, playback state read once per batch, the client's
 /// own state.
 public struct MPDContext: MPDCommandContext {
-    public var permission: MPDPermission = [.read, .add, .control, .admin, .player]
+    public var permission: MPDPermission { client.permission }
     let catalog: Catalog
     let playlists: StoredPlaylists
     let playerSource: any PlayerStateSource
     let musicFolder: String
+    let password: String?
     var client: MPDClientState
     let started: Date
     private var cachedPlayer: PlayerSnapshot?
 
     init(
         catalog: Catalog, playlists: StoredPlaylists, player: any PlayerStateSource, musicFolder: String,
-        client: MPDClientState, started: Date
+        password: String?, client: MPDClientState, started: Date
     ) {
+        self.password = password
         self.musicFolder = musicFolder
         self.catalog = catalog
         self.playlists = playlists
@@ -74,21 +76,36 @@ public final class ControlCommands: Sendable {
     let playlists: StoredPlaylists
     let player: any PlayerStateSource
     let musicFolder: String
+    let password: String?
     let started = Date()
 
-    public init(catalog: Catalog, playlists: StoredPlaylists, player: any PlayerStateSource, musicFolder: String) {
+    /// `password`: when set, a client may only read until it sends it (MPD's `password` and
+    /// `default_permissions "read"`).
+    public init(
+        catalog: Catalog, playlists: StoredPlaylists, player: any PlayerStateSource, musicFolder: String,
+        password: String? = nil
+    ) {
+        self.password = password
         self.musicFolder = musicFolder
         self.catalog = catalog
         self.playlists = playlists
         self.player = player
         table = MPDCommandTable(
             Self.statusCommands + Self.databaseCommands + Self.miscCommands + Self.playbackCommands
-                + Self.queueCommands + Self.extensionCommands + Self.playlistCommands + Self.artworkCommands)
+                + Self.queueCommands + Self.extensionCommands + Self.playlistCommands + Self.artworkCommands + Self.fileCommands)
+    }
+
+    /// A new client's state: every tag type, and every permission unless a password is set.
+    public func newClient() -> MPDClientState {
+        var c = MPDClientState(tagTypes: Set(MPDTag.tagtypes.map(\.name)))
+        if password != nil { c.permission = .read }
+        return c
     }
 
     public func execute(_ batch: MPDCommandBatch, client: inout MPDClientState) -> MPDBatchResult {
         var context = MPDContext(
-            catalog: catalog, playlists: playlists, player: player, musicFolder: musicFolder, client: client, started: started)
+            catalog: catalog, playlists: playlists, player: player, musicFolder: musicFolder, password: password,
+            client: client, started: started)
         let result = table.execute(batch, context: &context)
         client = context.client
         return result
