@@ -86,6 +86,14 @@ struct ConfigKey: Sendable {
             c.volume = n
             return nil
         },
+        ConfigKey(name: "socket_group") { c, v in nonEmpty(v) { c.socketGroup = $0 } },
+        ConfigKey(name: "tcp") { c, v in
+            guard let colon = v.lastIndex(of: ":"), let port = Int(v[v.index(after: colon)...]), (1...65535).contains(port),
+                colon != v.startIndex
+            else { return "must be HOST:PORT, e.g. 127.0.0.1:6600" }
+            c.tcp = v
+            return nil
+        },
         ConfigKey(name: "password") { c, v in nonEmpty(v) { c.password = $0 } },
         ConfigKey(name: "log_level") { c, v in
             let levels = ["trace", "debug", "info", "notice", "warning", "error", "critical"]

@@ -30,6 +30,10 @@ public struct ServiceConfig: Equatable, Sendable {
     /// Volume at first start (later the last volume is restored), 0–100.
     public var volume = 50
     public var logLevel = "info"
+    /// The group that may use the control socket (mode 0660); nil: the service's own group.
+    public var socketGroup: String?
+    /// Also serve the MPD protocol on TCP, `HOST:PORT` (off by default; keep it on loopback).
+    public var tcp: String?
     /// The control socket's password (MPD's `password`): without it a client may only read.
     public var password: String?
 

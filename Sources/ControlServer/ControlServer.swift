@@ -27,7 +27,7 @@ public final class ControlServer: Sendable {
     let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
     let commandQueue = DispatchQueue(label: "clickwheel.mpd.commands", attributes: .concurrent)
     let connections = Mutex<[ObjectIdentifier: MPDConnectionHandler]>([:])
-    private let channel = Mutex<(any Channel)?>(nil)
+    private let channels = Mutex<[any Channel]>([])
     private let socketPath = Mutex<String?>(nil)
 
     public init(backend: ControlCommands, limits: Limits = Limits(), logger: Logger) {
@@ -37,14 +37,37 @@ public final class ControlServer: Sendable {
     }
 
     /// Listens on `path` (its folder is created; a stale socket file is replaced, but not one a live
-    /// server answers on), with permissions `mode`.
-    public func start(socketPath path: String, mode: UInt32 = 0o660) throws {
+    /// server answers on), with permissions `mode` and, when given, the group `group`.
+    public func start(socketPath path: String, mode: UInt32 = 0o660, group groupName: String? = nil) throws {
         try FileManager.default.createDirectory(
             atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
         if Self.someoneListens(on: path) {
             throw ControlServerError(message: "another server is already listening on \(path)")
         }
-        let bootstrap = ServerBootstrap(group: group)
+        var gid: gid_t?
+        if let groupName {
+            guard let entry = getgrnam(groupName) else { throw ControlServerError(message: "no group named '\(groupName)'") }
+            gid = entry.pointee.gr_gid
+        }
+        let ch = try bootstrap().bind(unixDomainSocketPath: path, cleanupExistingSocketFile: true).wait()
+        chmod(path, mode_t(mode))
+        if let gid, chown(path, uid_t.max, gid) != 0 {
+            logger.warning("control socket: cannot give \(path) to group \(groupName ?? ""): \(String(cString: strerror(errno)))")
+        }
+        channels.withLock { $0.append(ch) }
+        socketPath.withLock { $0 = path }
+        logger.info("control socket: listening on \(path)")
+    }
+
+    /// Also listens on TCP (`host` should be a loopback address: the protocol has no encryption).
+    public func startTCP(host: String, port: Int) throws {
+        let ch = try bootstrap().bind(host: host, port: port).wait()
+        channels.withLock { $0.append(ch) }
+        logger.info("control socket: listening on \(host):\(port)")
+    }
+
+    private func bootstrap() -> ServerBootstrap {
+        ServerBootstrap(group: group)
             .serverChannelOption(.backlog, value: 64)
             .childChannelOption(.writeBufferWaterMark, value: .init(low: limits.maxOutputBytes / 2, high: limits.maxOutputBytes))
             .childChannelInitializer { [self] channel in
@@ -60,11 +83,6 @@ public final class ControlServer: Sendable {
                 }
                 return channel.eventLoop.makeCompletedFuture { try channel.pipeline.syncOperations.addHandler(handler) }
             }
-        let ch = try bootstrap.bind(unixDomainSocketPath: path, cleanupExistingSocketFile: true).wait()
-        chmod(path, mode_t(mode))
-        channel.withLock { $0 = ch }
-        socketPath.withLock { $0 = path }
-        logger.info("control socket: listening on \(path)")
     }
 
     /// Tells every client that these subsystems changed (MPD's idle events).
@@ -74,7 +92,7 @@ public final class ControlServer: Sendable {
 
     /// Closes the socket and every client, and removes the socket file.
     public func stop() {
-        if let ch = channel.withLock({ c -> (any Channel)? in defer { c = nil }; return c }) {
+        for ch in channels.withLock({ c -> [any Channel] in defer { c = [] }; return c }) {
             try? ch.close().wait()
         }
         for handler in connections.withLock({ Array($0.values) }) { handler.closeFromServer() }

@@ -25,6 +25,7 @@ final class MPDConnectionHandler: ChannelInboundHandler, @unchecked Sendable {
 
     func channelActive(context: ChannelHandlerContext) {
         self.context = context
+        if case .unixDomainSocket = context.channel.localAddress {} else { client.isLocal = false }
         armTimeout()
         drive()
     }

@@ -103,6 +103,8 @@ public struct MPDClientState: Sendable, Hashable {
     public var binaryLimit = 8192
     /// What the client may do: everything, or only read until it gives the password.
     public var permission: MPDPermission = .all
+    /// On the Unix socket (not TCP): may use `config`.
+    public var isLocal = true
 
     public init(tagTypes: Set<String>) { self.tagTypes = tagTypes }
 }

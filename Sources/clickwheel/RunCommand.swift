@@ -146,12 +146,20 @@ struct RunCommand: ParsableCommand {
             loop.post(.libraryChanged(at: MonotonicClock.now()))
             loop.scanFinished()
         }
-        let server = ControlServer(backend: ControlCommands(catalog: Catalog(pool), playlists: StoredPlaylists(pool), player: loop, musicFolder: folder, password: c.password), logger: logger)
+        let commands = ControlCommands(
+            catalog: Catalog(pool), playlists: StoredPlaylists(pool), player: loop, musicFolder: folder, password: c.password)
+        let server = ControlServer(backend: commands, logger: logger)
+        var listening = c.socket
         do {
-            try server.start(socketPath: c.socket)
+            try server.start(socketPath: c.socket, group: c.socketGroup)
+            if let tcp = c.tcp, let colon = tcp.lastIndex(of: ":"), let port = Int(tcp[tcp.index(after: colon)...]) {
+                listening = tcp
+                try server.startTCP(host: String(tcp[..<colon]), port: port)
+            }
         } catch {
+            server.stop()
             screen?.close()
-            FileHandle.standardError.write(Data("clickwheel: cannot open the control socket \(c.socket): \(error)\n".utf8))
+            FileHandle.standardError.write(Data("clickwheel: cannot open the control socket \(listening): \(error)\n".utf8))
             throw ExitCode.failure
         }
         loop.listener = { server.notify($0) }

@@ -31,6 +31,7 @@ extension ControlCommands {
                     mime: picture.mime, ctx.client.binaryLimit, &w)
             },
             MPDCommand("config", .none, permission: .admin) { (ctx: inout MPDContext, _, w: inout MPDResponseWriter) throws(MPDError) in
+                guard ctx.client.isLocal else { throw MPDError(.permission, "Command only permitted to local clients") }
                 w.field("music_directory", ctx.musicFolder)
             },
         ]
