@@ -143,8 +143,10 @@ extension Engine {
 
         // A paused entry playing again: a podcast rewinds; a restored entry is loaded.
         if resume.lastStatus == .paused && player.status == .playing && !started {
-            if let p = resume.playThrough, p.isPodcast, let since = resume.pausedSince {
-                player.elapsedMS = max(0, player.elapsedMS - Self.rewindMS(awayMS: now.milliseconds(since: since)))
+            if let p = resume.playThrough, p.isPodcast, let since = resume.pausedSince,
+                case let rewind = Self.rewindMS(awayMS: now.milliseconds(since: since)), rewind > 0
+            {
+                player.elapsedMS = max(0, player.elapsedMS - rewind)
                 if !resume.shellEmpty { effects.append(.playback(.seek(ms: player.elapsedMS))) }
             }
             if resume.shellEmpty, let index = player.current {
@@ -190,6 +192,8 @@ extension Engine {
         let target = max(0, mark.positionMS - Self.rewindMS(awayMS: away))
         player.elapsedMS = target
         resume.playThrough?.lastMS = target
+        // Past the played mark already: counted when it was passed, before.
+        resume.playThrough?.counted = target >= p.playedAtMS
         resume.pendingStart = PendingStart(index: index, ms: target)
         return target > 0 ? [.playback(.seek(ms: target))] : []
     }
