@@ -127,5 +127,22 @@ import Testing
         #expect(fields[1] == "1")
         #expect(abs(Double(fields[2])! / 1000 - elapsed) < 0.01)
         #expect(Int64(fields[3])! >= beforeStop, "the checkpoint was written at shutdown")
+
+        // 4. Once more with the keyboard: Play/Pause (space) carries on from that position, same song.
+        let again = try TerminalDemoTests.Tmux(
+            "'\(TerminalDemoTests.binary)' run --music '\(music)' --db '\(db)' --socket '\(socket)' --output null --lcd 20x4")
+        try again.wait(for: ">Music")
+        #expect(Self.status(socket, seconds: 15) { $0["state"] == "pause" }["state"] == "pause")
+        try again.keys("Space")
+        let resumed = Self.status(socket, seconds: 15) { $0["state"] == "play" }
+        #expect(resumed["state"] == "play")
+        #expect(resumed["song"] == "1")
+        let carriedOn = try #require(Double(resumed["elapsed"] ?? ""))
+        #expect(carriedOn >= elapsed - 0.05 && carriedOn < elapsed + 5, "played on from \(elapsed) s: \(carriedOn) s")
+        // And the audio thread really plays from there: the position keeps moving on from it.
+        let later = Self.status(socket, seconds: 10) { Double($0["elapsed"] ?? "") ?? 0 >= carriedOn + 1 }
+        let movedOn = try #require(Double(later["elapsed"] ?? ""))
+        #expect(movedOn >= carriedOn + 1 && movedOn < elapsed + 8, "from \(elapsed) s the player reports \(movedOn) s")
+        try again.keys("q")
     }
 }
