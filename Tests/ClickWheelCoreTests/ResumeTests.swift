@@ -123,6 +123,14 @@ import Testing
         #expect(Array(h.playbackCommands.suffix(2)) == [.pause, .resume])
     }
 
+    @Test func aRestoreAfterSomethingStartedIsIgnored() {
+        var h = harness()
+        playSong(&h, 0)
+        h.send(.restore(ResumeState(queue: [3], current: 0, positionMS: 1000, status: .paused), at: h.now))
+        #expect(h.engine.player.queue == [1, 2, 3])
+        #expect(h.engine.player.status == .playing)
+    }
+
     @Test func resumePlayingCarriesOnWhatWasPlaying() {
         var settings = Settings()
         settings.resumePlaying = true

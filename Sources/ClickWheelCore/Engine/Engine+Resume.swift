@@ -78,7 +78,9 @@ extension Engine {
     }
 
     /// Brings back a saved queue, paused at its position (playing, with Resume Playing on, when it was).
+    /// Ignored once something else is current (the listener was quicker than the restore).
     mutating func restore(_ saved: ResumeState) -> [Effect] {
+        guard !player.hasCurrent else { return [] }
         var queue = saved.queue
         var current = saved.current
         var unshuffled = saved.unshuffledQueue
