@@ -13,6 +13,7 @@ public final class InMemoryLibrary: LibraryReading {
         var tracks: [FixtureTrack] = []
         var playlists: [(name: String, tracks: [TrackID])] = []
         var ratings: [TrackID: Int] = [:]
+        var bookmarks: [TrackID: Bookmark] = [:]
         var memo: [BrowseList: [BrowseRow]] = [:]
         var model: Model?
         var rowCalls = 0
@@ -43,6 +44,15 @@ public final class InMemoryLibrary: LibraryReading {
     /// Stores a rating (what the shell does with `Effect.rate`).
     public func rate(_ id: TrackID, stars: Int) {
         state.withLock { $0.ratings[id] = stars }
+    }
+
+    /// Stores (nil: forgets) a podcast's place (what the shell does with `Effect.bookmark`).
+    public func setBookmark(_ id: TrackID, _ bookmark: Bookmark?) {
+        state.withLock { $0.bookmarks[id] = bookmark }
+    }
+
+    public func bookmark(of id: TrackID) throws -> Bookmark? {
+        state.withLock { $0.bookmarks[id] }
     }
 
     public func count(of list: BrowseList) throws -> Int {

@@ -117,6 +117,7 @@ struct RunCommand: ParsableCommand {
         }
         let store = LibraryStore(pool)
         let settings = SettingsStore(pool)
+        let resume = ResumeStore(pool)
         let screen: (any TextDisplay)?
         do {
             let audio = c.output == .pulse ? "audio: PulseAudio/PipeWire" : "audio: none (--output null)"
@@ -136,7 +137,8 @@ struct RunCommand: ParsableCommand {
         let scanner = BackgroundScanner(folder: folder, pool: pool, logger: logger)
         let player = AudioPlayer(output: c.output == .pulse ? .pulse(server: nil) : .null, logger: logger)
         let loop = ServiceLoop(
-            engine: engine, display: screen, settings: settings, player: player, musicFolder: folder, logger: logger
+            engine: engine, display: screen, settings: settings, resume: resume, playState: PlayStateStore(pool),
+            player: player, musicFolder: folder, logger: logger
         ) {
             scanner.start()
         }
@@ -164,6 +166,12 @@ struct RunCommand: ParsableCommand {
         }
         loop.listener = { server.notify($0) }
         loop.start()
+        do {
+            // What played before the last stop or power cut comes back paused (tracks gone are dropped).
+            if let saved = try resume.load() { loop.post(.restore(saved, at: MonotonicClock.now())) }
+        } catch {
+            logger.error("cannot read the resume checkpoint: \(error)")
+        }
         scanner.start()
 
         let done = DispatchSemaphore(value: 0)

@@ -18,6 +18,8 @@ final class ServiceLoop: @unchecked Sendable {
     private var engine: Engine
     private let display: (any TextDisplay)?
     private let settingsStore: SettingsStore
+    private let resumeStore: ResumeStore
+    private let playState: PlayStateStore
     private let logger: Logger
     private var playback: AudioPlayback!
     private let player: AudioPlayer
@@ -30,12 +32,15 @@ final class ServiceLoop: @unchecked Sendable {
     var listener: (@Sendable (MPDIdleSubsystems) -> Void)?
 
     init(
-        engine: Engine, display: (any TextDisplay)?, settings: SettingsStore, player: AudioPlayer, musicFolder: String,
-        logger: Logger, rescan: @escaping () -> Void
+        engine: Engine, display: (any TextDisplay)?, settings: SettingsStore, resume: ResumeStore,
+        playState: PlayStateStore, player: AudioPlayer, musicFolder: String, logger: Logger,
+        rescan: @escaping () -> Void
     ) {
         self.engine = engine
         self.display = display
         self.settingsStore = settings
+        self.resumeStore = resume
+        self.playState = playState
         self.player = player
         self.logger = logger
         self.rescan = rescan
@@ -59,13 +64,20 @@ final class ServiceLoop: @unchecked Sendable {
         if let r = playback.handle(report) { handle(.playback(r, at: MonotonicClock.now())) }
     }
 
-    /// Starts the tick timer (10 per second: marquees, holds, overlays) and draws the first frame.
+    /// Starts the tick timer (10 per second: marquees, holds, overlays) and draws the first frame; tells
+    /// the engine the wall time now and every minute.
     func start() {
         queue.async { [self] in
+            handle(.wallClock(unixMS: ResumeStore.nowMS(), at: MonotonicClock.now()))
             handle(.tick(MonotonicClock.now()))
             let t = DispatchSource.makeTimerSource(queue: queue)
             t.schedule(deadline: .now() + .milliseconds(100), repeating: .milliseconds(100), leeway: .milliseconds(20))
-            t.setEventHandler { [unowned self] in self.handle(.tick(MonotonicClock.now())) }
+            var ticks = 0
+            t.setEventHandler { [unowned self] in
+                ticks += 1
+                if ticks % 600 == 0 { self.handle(.wallClock(unixMS: ResumeStore.nowMS(), at: MonotonicClock.now())) }
+                self.handle(.tick(MonotonicClock.now()))
+            }
             t.resume()
             ticker = t
         }
@@ -75,11 +87,13 @@ final class ServiceLoop: @unchecked Sendable {
         queue.async { [self] in handle(event) }
     }
 
-    /// Stops the timer, closes the display (on the loop's queue, waiting for it) and stops the audio.
+    /// Stops the timer, writes a last resume checkpoint, closes the display (on the loop's queue,
+    /// waiting for it) and stops the audio.
     func shutdown() {
         queue.sync {
             ticker?.cancel()
             ticker = nil
+            carryOut(engine.checkpointEffects())
             display?.close()
         }
         player.shutdown()  // stops the audio thread after the current command; the stream is closed
@@ -132,6 +146,16 @@ final class ServiceLoop: @unchecked Sendable {
                 listener?(Self.idle(subsystem))
             case .click(let level):
                 if level != .off { player.click(volume: level == .loud ? 80 : 35) }
+            case .checkpoint(let state):
+                do { try resumeStore.save(state) } catch { logger.error("cannot save the resume checkpoint: \(error)") }
+            case .played(let track):
+                do { try playState.played(track) } catch { logger.error("cannot count a play: \(error)") }
+            case .skipped(let track):
+                do { try playState.skipped(track) } catch { logger.error("cannot count a skip: \(error)") }
+            case .bookmark(let track, let ms):
+                do { try playState.bookmark(track, ms: ms) } catch { logger.error("cannot store a bookmark: \(error)") }
+            case .episodeFinished(let track):
+                do { try playState.episodeFinished(track) } catch { logger.error("cannot mark an episode: \(error)") }
             }
         }
     }

@@ -230,7 +230,7 @@ import Testing
         var h = EngineHarness(library: Fixtures.sample(), geometry: Self.g20x4, settings: settings)
         h.turn(3)
         h.click(.select)
-        h.turn(9)
+        h.turn(10)
         h.click(.select)
         #expect(h.lastEffects.contains(.rescanLibrary))
         h.turn(1)

@@ -16,6 +16,16 @@ public enum Effect: Hashable, Sendable {
     case backlight(on: Bool)
     /// The queue or the play state changed (MPD's idle `playlist` / `player` / `mixer` / `options`).
     case notify(Subsystem)
+    /// Store where playback stands, for resume after a power cut (the store stamps the time).
+    case checkpoint(ResumeState)
+    /// A track was played (past 50 % or 4 minutes): count it and stamp `last_played` with the wall clock.
+    case played(TrackID)
+    /// A track was left before 10 % of it played: count a skip.
+    case skipped(TrackID)
+    /// Remember a podcast's or audiobook's place (the store stamps the time); 0 forgets it.
+    case bookmark(TrackID, ms: Int)
+    /// An episode was listened to (past 95 %): mark it played and forget its place.
+    case episodeFinished(TrackID)
 
     /// What changed, for listeners (MPD idle subsystems).
     public enum Subsystem: String, Hashable, Sendable {

@@ -11,6 +11,8 @@ extension Engine {
         } catch {
             result = .failure(error)
         }
+        // Resume and play counts look at what the request did, as after any event.
+        effects = afterEvent(.tick(now), effects)
         if let frame = renderIfChanged() { effects.append(.render(frame)) }
         return ControlOutcome(result: result, effects: effects)
     }

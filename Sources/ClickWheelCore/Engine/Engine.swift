@@ -39,6 +39,8 @@ public struct Engine: Sendable {
     var currentTrack: TrackInfo?
     /// Settings → About's counts, read once per library version.
     var statistics: LibraryStatistics?
+    /// Checkpoints, restore and play counts (`Engine+Resume`, `Engine+PlayCounts`).
+    var resume = ResumeTracker()
 
     public init(library: any LibraryReading, configuration: EngineConfiguration, settings: Settings = Settings()) {
         self.library = library
@@ -72,7 +74,12 @@ public struct Engine: Sendable {
             scanCount = count
         case .settings(let new, _):
             effects += apply(settings: new, persist: false)
+        case .wallClock:
+            break
+        case .restore(let state, _):
+            effects += restore(state)
         }
+        effects = afterEvent(event, effects)
         if let frame = renderIfChanged() { effects.append(.render(frame)) }
         return effects
     }

@@ -12,6 +12,10 @@ public enum Event: Hashable, Sendable {
     case scanning(count: Int?, at: Timestamp)
     /// Settings restored or changed from outside (the control server).
     case settings(Settings, at: Timestamp)
+    /// The wall clock reads `unixMS` at `at` (sent at start and now and then: the engine reads no clock).
+    case wallClock(unixMS: Int64, at: Timestamp)
+    /// What was playing before the last stop or power cut, restored paused (see `Engine+Resume`).
+    case restore(ResumeState, at: Timestamp)
 
     /// `steps` wheel steps at `time`.
     public static func wheel(_ steps: Int, at time: Timestamp) -> Event {
@@ -28,6 +32,7 @@ public enum Event: Hashable, Sendable {
         switch self {
         case .input(.wheel(_, let t)), .input(.button(_, _, let t)): t
         case .tick(let t), .playback(_, let t), .libraryChanged(let t), .scanning(_, let t), .settings(_, let t): t
+        case .wallClock(_, let t), .restore(_, let t): t
         }
     }
 }

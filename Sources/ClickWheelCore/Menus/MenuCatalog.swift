@@ -37,6 +37,7 @@ public enum MenuCatalog {
         case .settings:
             let cycling: [SettingKey] = [
                 .shuffle, .repeatMode, .clicker, .backlight, .soundCheck, .volumeLimit, .acceleration,
+                .resumePlaying,
             ]
             return [MenuItem("About", .open(.menu(.about)))] + cycling.map { MenuItem($0.title, .setting($0)) } + [
                 MenuItem("Main Menu", .open(.menu(.mainMenuItems))),

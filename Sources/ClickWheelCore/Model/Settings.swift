@@ -22,14 +22,41 @@ public struct Settings: Hashable, Sendable, Codable {
     public var showShuffleSongs: Bool = true
     /// The output volume, 0…100.
     public var volume: Int = 50
+    /// After a restart, carry on playing what was playing (off: it comes back paused, as on an iPod).
+    public var resumePlaying: Bool = false
 
     public init() {}
+}
+
+extension Settings {
+    /// Decodes stored settings, taking the default for each key that is missing (settings stored by an
+    /// older build keep their values when a setting is added). Add new settings here too.
+    public init(from decoder: any Decoder) throws {
+        self.init()
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        func take<T: Decodable>(_ key: CodingKeys, _ value: inout T) throws {
+            if let v = try c.decodeIfPresent(T.self, forKey: key) { value = v }
+        }
+        try take(.shuffle, &shuffle)
+        try take(.repeatMode, &repeatMode)
+        try take(.clicker, &clicker)
+        try take(.backlightSeconds, &backlightSeconds)
+        try take(.soundCheck, &soundCheck)
+        try take(.volumeLimit, &volumeLimit)
+        try take(.acceleration, &acceleration)
+        try take(.showMusic, &showMusic)
+        try take(.showPodcasts, &showPodcasts)
+        try take(.showShuffleSongs, &showShuffleSongs)
+        try take(.volume, &volume)
+        try take(.resumePlaying, &resumePlaying)
+    }
 }
 
 /// One row of Settings whose value cycles when selected, declared as data.
 public enum SettingKey: CaseIterable, Hashable, Sendable {
     case shuffle, repeatMode, clicker, backlight, soundCheck, volumeLimit, acceleration
     case mainMusic, mainPodcasts, mainShuffleSongs
+    case resumePlaying
 
     /// The row's label.
     public var title: String {
@@ -44,6 +71,7 @@ public enum SettingKey: CaseIterable, Hashable, Sendable {
         case .mainMusic: "Music"
         case .mainPodcasts: "Podcasts"
         case .mainShuffleSongs: "Shuffle Songs"
+        case .resumePlaying: "Resume Playing"
         }
     }
 
@@ -54,7 +82,7 @@ public enum SettingKey: CaseIterable, Hashable, Sendable {
         case .repeatMode: ["Off", "One", "All"]
         case .clicker: ["Off", "Quiet", "Loud"]
         case .backlight: Self.backlightValues.map { $0 == 0 ? "Always" : "\($0) s" }
-        case .soundCheck, .mainMusic, .mainPodcasts, .mainShuffleSongs: ["Off", "On"]
+        case .soundCheck, .mainMusic, .mainPodcasts, .mainShuffleSongs, .resumePlaying: ["Off", "On"]
         case .volumeLimit: Self.volumeLimitValues.map { $0 == 100 ? "Off" : "\($0)%" }
         case .acceleration: ["Off", "Normal", "Fast"]
         }
@@ -76,6 +104,7 @@ public enum SettingKey: CaseIterable, Hashable, Sendable {
         case .mainMusic: settings.showMusic ? 1 : 0
         case .mainPodcasts: settings.showPodcasts ? 1 : 0
         case .mainShuffleSongs: settings.showShuffleSongs ? 1 : 0
+        case .resumePlaying: settings.resumePlaying ? 1 : 0
         }
     }
 
@@ -96,6 +125,7 @@ public enum SettingKey: CaseIterable, Hashable, Sendable {
         case .mainMusic: s.showMusic = i == 1
         case .mainPodcasts: s.showPodcasts = i == 1
         case .mainShuffleSongs: s.showShuffleSongs = i == 1
+        case .resumePlaying: s.resumePlaying = i == 1
         }
         return s
     }

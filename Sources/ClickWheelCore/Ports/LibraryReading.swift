@@ -25,9 +25,14 @@ public protocol LibraryReading: Sendable {
     /// rows together. The default binary-searches through `rows(of:in:)`; a store with an index on the
     /// sort key answers in one lookup.
     func initialBlock(containing index: Int, in list: BrowseList) throws -> Range<Int>?
+    /// A podcast's or audiobook's remembered place (`play_state.resume_ms`), nil when none or played.
+    /// The default remembers nothing.
+    func bookmark(of id: TrackID) throws -> Bookmark?
 }
 
 extension LibraryReading {
+    public func bookmark(of id: TrackID) throws -> Bookmark? { nil }
+
     public func initialBlock(containing index: Int, in list: BrowseList) throws -> Range<Int>? {
         try searchInitialBlock(containing: index, in: list)
     }

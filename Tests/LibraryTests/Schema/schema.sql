@@ -51,7 +51,7 @@ CREATE TABLE play_state (
     rating        INTEGER,         -- 0–5 stars
     resume_ms     INTEGER,         -- podcast/audiobook position
     played        INTEGER NOT NULL DEFAULT 0
-);
+, resume_saved_at INTEGER);
 
 CREATE TABLE playlist_entries (
     playlist_id  INTEGER NOT NULL REFERENCES playlists(id) ON DELETE CASCADE,
@@ -85,6 +85,16 @@ CREATE TABLE podcast_shows (
     sort_key  TEXT NOT NULL,
     feed_url  TEXT,
     ord       INTEGER
+);
+
+CREATE TABLE resume_state (
+    id           INTEGER PRIMARY KEY CHECK (id = 1),
+    queue        BLOB NOT NULL,     -- track ids in play order (already shuffled when shuffle is on)
+    unshuffled   BLOB,              -- the list order while shuffle is on, else NULL
+    current      INTEGER,           -- index in queue of the current entry, NULL when none
+    position_ms  INTEGER NOT NULL DEFAULT 0,
+    status       TEXT NOT NULL,     -- stopped, playing, paused
+    saved_at     INTEGER NOT NULL   -- unix milliseconds of the checkpoint
 );
 
 CREATE TABLE scan_problems (

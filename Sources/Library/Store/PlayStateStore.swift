@@ -1,0 +1,59 @@
+public import ClickWheelCore
+import Foundation
+public import GRDB
+
+/// Writes what a listener did with a track to `play_state`: plays, skips, a podcast's place, a
+/// finished episode (the engine's `Effect.played`, `.skipped`, `.bookmark`, `.episodeFinished`).
+///
+/// The engine has no wall clock, so times (`last_played`, `resume_saved_at`, unix seconds) are stamped
+/// here. Tracks deleted meanwhile are ignored (the foreign key would refuse them).
+///
+/// Thread rules: any thread (GRDB serialises writes).
+public struct PlayStateStore: Sendable {
+    let db: any DatabaseWriter
+
+    public init(_ db: any DatabaseWriter) { self.db = db }
+
+    /// Counts a play and stamps `last_played`.
+    public func played(_ track: TrackID, at unixSeconds: Int64 = PlayStateStore.nowSeconds()) throws {
+        try upsert(
+            track, "play_count, last_played", "1, ?", "play_count = play_count + 1, last_played = excluded.last_played",
+            [unixSeconds])
+    }
+
+    /// Counts a skip.
+    public func skipped(_ track: TrackID) throws {
+        try upsert(track, "skip_count", "1", "skip_count = skip_count + 1", [])
+    }
+
+    /// Remembers a podcast's place (0 forgets it), stamped with the time.
+    public func bookmark(_ track: TrackID, ms: Int, at unixSeconds: Int64 = PlayStateStore.nowSeconds()) throws {
+        let position: Int? = ms > 0 ? ms : nil
+        try upsert(
+            track, "resume_ms, resume_saved_at", "?, ?",
+            "resume_ms = excluded.resume_ms, resume_saved_at = excluded.resume_saved_at", [position, unixSeconds])
+    }
+
+    /// Marks an episode played and forgets its place.
+    public func episodeFinished(_ track: TrackID) throws {
+        try upsert(track, "played, resume_ms", "1, NULL", "played = 1, resume_ms = NULL, resume_saved_at = NULL", [])
+    }
+
+    /// Unix seconds now.
+    public static func nowSeconds() -> Int64 { Int64(Date().timeIntervalSince1970) }
+
+    private func upsert(
+        _ track: TrackID, _ columns: String, _ values: String, _ update: String,
+        _ arguments: [(any DatabaseValueConvertible)?]
+    ) throws {
+        try db.write { db in
+            guard try Bool.fetchOne(db, sql: "SELECT 1 FROM tracks WHERE id = ?", arguments: [track]) != nil else { return }
+            try db.execute(
+                sql: """
+                    INSERT INTO play_state (track_id, \(columns)) VALUES (?, \(values))
+                    ON CONFLICT(track_id) DO UPDATE SET \(update)
+                    """,
+                arguments: StatementArguments([track as (any DatabaseValueConvertible)?] + arguments))
+        }
+    }
+}
