@@ -53,11 +53,19 @@ public struct Catalog: Sendable {
     public func songs(ids: [Int64]) throws -> [SongRecord] {
         guard !ids.isEmpty else { return [] }
         return try db.read { db in
-            let values = try Self.multiValues(db)
             var byID: [Int64: SongRecord] = [:]
             for chunk in stride(from: 0, to: ids.count, by: 500) {
-                let part = Array(ids[chunk..<min(ids.count, chunk + 500)])
-                let sql = "SELECT * FROM tracks WHERE id IN (\(Array(repeating: "?", count: part.count).joined(separator: ",")))"
+                let part = Array(Set(ids[chunk..<min(ids.count, chunk + 500)]))
+                let marks = Array(repeating: "?", count: part.count).joined(separator: ",")
+                // Multi-valued tags of just these songs (a status or currentsong reads one).
+                var values: [Int64: [String: [String]]] = [:]
+                for row in try Row.fetchAll(db, sql: """
+                    SELECT track_id, field, value FROM track_values WHERE track_id IN (\(marks)) ORDER BY track_id, field, position
+                    """, arguments: StatementArguments(part))
+                {
+                    values[row[0], default: [:]][row[1], default: []].append(row[2])
+                }
+                let sql = "SELECT * FROM tracks WHERE id IN (\(marks))"
                 for row in try Row.fetchAll(db, sql: sql, arguments: StatementArguments(part)) {
                     let r = Self.record(row, values)
                     byID[r.id] = r

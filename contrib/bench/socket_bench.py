@@ -1,0 +1,212 @@
+#!/usr/bin/env python3
+"""Control socket benchmark: ClickWheel's MPD protocol against MPD 0.23 on the same corpus, same run.
+
+    python3 contrib/bench/socket_bench.py [--corpus /tmp/clickwheel-corpus] [--runs 3] [--json OUT]
+
+Both servers hold the same 10,000-track library (made with ../shared/bench/make_corpus.py when it is
+missing) and are driven by the same client, `status_load` from ../shared/bench/mpd_anchor.py (an
+asyncio client that reads in bulk): one connection with 2,000 sequential `status` requests, then 100
+connections sharing 10,000 `status` requests, then `listallinfo` of the whole library on one
+connection. For each the script reports latency (p50, p99), throughput, the server's CPU time per
+request (utime + stime from /proc, all threads) and, for `listallinfo`, time and the server's RSS
+before and after (a streamed answer leaves it flat). The two servers take turns going first.
+
+The 100-connection figures are bounded by the Python client on this 2-core machine (MPD is idle for
+more than half of that run): compare the server CPU per request as well as the latencies.
+
+ClickWheel runs as `clickwheel run --display none --input none --output null`; MPD with its own
+config (Unix socket, null output, max_connections 256) through mpd_anchor.Mpd.
+"""
+import argparse
+import asyncio
+import json
+import os
+import shutil
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+
+
+def log(msg):
+    print("[socket-bench] " + msg, file=sys.stderr, flush=True)
+
+
+def rss_mib(pid):
+    with open("/proc/%d/status" % pid) as f:
+        for line in f:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) / 1024
+    return float("nan")
+
+
+def connect(path, timeout=60):
+    """Waits for the server's greeting; returns a client of mpd_anchor's kind."""
+    import mpd_anchor
+    deadline = time.time() + timeout
+    while True:
+        try:
+            return mpd_anchor.Client(path)
+        except (FileNotFoundError, ConnectionRefusedError, socket.timeout):
+            if time.time() > deadline:
+                raise
+            time.sleep(0.01)
+
+
+class ClickWheel:
+    """The service with its own folder: socket, database (indexed beforehand), null output."""
+
+    def __init__(self, binary, music, work):
+        self.binary, self.music, self.work = binary, music, work
+        os.makedirs(work, exist_ok=True)
+        self.socket = os.path.join(work, "socket")
+        self.db = os.path.join(work, "library.sqlite")
+        self.proc = None
+
+    def index(self):
+        subprocess.run([self.binary, "index", "--music", self.music, "--db", self.db, "--json"], check=True,
+                       stdout=subprocess.DEVNULL)
+
+    def start(self):
+        env = dict(os.environ, XDG_RUNTIME_DIR=self.work)
+        with open(os.path.join(self.work, "stderr.log"), "ab") as err:
+            self.proc = subprocess.Popen(
+                [self.binary, "run", "--display", "none", "--input", "none", "--output", "null", "--music", self.music,
+                 "--db", self.db, "--socket", self.socket], stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                stderr=err, env=env)
+        c = connect(self.socket)
+        # The start-up rescan must be over before measuring (it rereads nothing, but it runs).
+        import mpd_anchor
+        time.sleep(0.5)
+        mpd_anchor.wait_update_done(c)
+        return c
+
+    @property
+    def pid(self):
+        return self.proc.pid
+
+    def stop(self):
+        if self.proc and self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(30)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+        self.proc = None
+
+
+def measure(server, pid, client, log_prefix):
+    import mpd_anchor
+    out = {}
+    cpu0 = mpd_anchor.cpu_seconds(pid)
+    wall, lat = asyncio.run(mpd_anchor.status_load(server.socket, 1, 2000))
+    cpu = mpd_anchor.cpu_seconds(pid) - cpu0
+    lat.sort()
+    out["single"] = {"req_per_s": len(lat) / wall, "p50_ms": 1000 * lat[len(lat) // 2],
+                     "p99_ms": 1000 * lat[int(0.99 * (len(lat) - 1))], "cpu_us_per_req": 1e6 * cpu / len(lat)}
+    cpu0 = mpd_anchor.cpu_seconds(pid)
+    wall, lat = asyncio.run(mpd_anchor.status_load(server.socket, 100, 10000))
+    cpu = mpd_anchor.cpu_seconds(pid) - cpu0
+    lat.sort()
+    out["hundred"] = {"req_per_s": len(lat) / wall, "p50_ms": 1000 * lat[len(lat) // 2],
+                      "p99_ms": 1000 * lat[int(0.99 * (len(lat) - 1))], "cpu_us_per_req": 1e6 * cpu / len(lat)}
+    before = rss_mib(pid)
+    t0 = time.perf_counter()
+    body = client.raw("listallinfo")
+    out["listallinfo"] = {"s": time.perf_counter() - t0, "mib": len(body) / 2 ** 20, "rss_before_mib": before,
+                          "rss_after_mib": rss_mib(pid), "songs": body.count(b"\nfile: ") + body.startswith(b"file: ")}
+    log("%s status x1: p50 %.3f ms p99 %.3f ms %.0f/s %.1f us CPU/req; x100: p50 %.3f p99 %.3f ms %.0f/s %.1f us CPU/req; "
+        "listallinfo %.0f ms %.1f MiB (RSS %.1f -> %.1f MiB)" % (
+            log_prefix, out["single"]["p50_ms"], out["single"]["p99_ms"], out["single"]["req_per_s"],
+            out["single"]["cpu_us_per_req"], out["hundred"]["p50_ms"], out["hundred"]["p99_ms"],
+            out["hundred"]["req_per_s"], out["hundred"]["cpu_us_per_req"], 1000 * out["listallinfo"]["s"],
+            out["listallinfo"]["mib"], before, out["listallinfo"]["rss_after_mib"]))
+    return out
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--corpus", default="/tmp/clickwheel-corpus")
+    ap.add_argument("--runs", type=int, default=3)
+    ap.add_argument("--shared", default=os.environ.get("CLICKWHEEL_SHARED", os.path.join(ROOT, "..", "shared")))
+    ap.add_argument("--mpd", default=shutil.which("mpd") or "/usr/bin/mpd")
+    ap.add_argument("--binary", help="a clickwheel binary (default: build the release one)")
+    ap.add_argument("--json", help="write every figure here")
+    a = ap.parse_args()
+    sys.path.insert(0, os.path.join(a.shared, "bench"))
+    import mpd_anchor  # noqa: E402  (MPD driver and the status client, from shared/)
+
+    if not os.path.exists(os.path.join(a.corpus, "manifest.json")):
+        log("making the corpus in %s" % a.corpus)
+        subprocess.run([sys.executable, os.path.join(a.shared, "bench", "make_corpus.py"), "--out", a.corpus],
+                       check=True)
+    music = os.path.join(a.corpus, "music")
+    binary = a.binary
+    if not binary:
+        log("building clickwheel (release)")
+        subprocess.run(["swift", "build", "-c", "release", "--product", "clickwheel"], cwd=ROOT, check=True,
+                       stdout=subprocess.DEVNULL)
+        binary = os.path.join(ROOT, ".build", "release", "clickwheel")
+
+    work = tempfile.mkdtemp(prefix="cw-socket-bench-")
+    cw = ClickWheel(binary, music, os.path.join(work, "clickwheel"))
+    mpd = mpd_anchor.Mpd(a.mpd, music, os.path.join(work, "mpd"))
+    log("indexing for both servers")
+    cw.index()
+    _, _, c = mpd.start()
+    c.raw("update")
+    mpd_anchor.wait_update_done(c)
+    c.close()
+    mpd.stop()
+
+    res = {"clickwheel": [], "mpd": [], "runs": a.runs}
+    try:
+        for r in range(a.runs):
+            for who in (["mpd", "clickwheel"] if r % 2 == 0 else ["clickwheel", "mpd"]):
+                if who == "mpd":
+                    _, _, c = mpd.start()
+                    row = measure(mpd, mpd.pid, c, "run %d mpd       " % (r + 1))
+                    c.close()
+                    mpd.stop()
+                else:
+                    c = cw.start()
+                    row = measure(cw, cw.pid, c, "run %d clickwheel" % (r + 1))
+                    c.close()
+                    cw.stop()
+                row["load1"] = mpd_anchor.loadavg()
+                res[who].append(row)
+    finally:
+        mpd.stop()
+        cw.stop()
+
+    def med(who, part, key):
+        return statistics.median(row[part][key] for row in res[who])
+
+    lines = ["| control socket (median of %d) | clickwheel | MPD 0.23 | ratio |" % a.runs, "| --- | --- | --- | --- |"]
+    for part, key, label, unit in [
+        ("single", "p50_ms", "status, 1 connection, p50", "ms"), ("single", "p99_ms", "status, 1 connection, p99", "ms"),
+        ("single", "cpu_us_per_req", "status, 1 connection, server CPU per request", "µs"),
+        ("hundred", "p50_ms", "status, 100 connections, p50", "ms"), ("hundred", "p99_ms", "status, 100 connections, p99", "ms"),
+        ("hundred", "req_per_s", "status, 100 connections, throughput", "/s"),
+        ("hundred", "cpu_us_per_req", "status, 100 connections, server CPU per request", "µs"),
+        ("listallinfo", "s", "listallinfo (10k songs), one connection", "s"),
+        ("listallinfo", "rss_after_mib", "server RSS after listallinfo", "MiB"),
+    ]:
+        x, y = med("clickwheel", part, key), med("mpd", part, key)
+        lines.append("| %s | %.3g %s | %.3g %s | %.2f |" % (label, x, unit, y, unit, x / y if y else float("nan")))
+    table = "\n".join(lines)
+    print(table)
+    if a.json:
+        with open(a.json, "w") as f:
+            json.dump(res, f, indent=1)
+    shutil.rmtree(work, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()
