@@ -164,6 +164,17 @@ import Testing
         }
     }
 
+    @Test func aFolderThatIsNotADemoLibraryIsNeverTouched() throws {
+        let home = try Home()
+        defer { home.remove() }
+        try FileManager.default.createDirectory(atPath: home.demo, withIntermediateDirectories: true)
+        try Data("mine".utf8).write(to: URL(fileURLWithPath: home.demo + "/notes.txt"))
+        let r = try ChildProcess.run(T.binary, ["index", "--demo", "--config", home.config], environment: home.environment)
+        #expect(r.status == 1)
+        #expect(r.stderr == "clickwheel: \(home.demo) exists but is not a demo library; move it away\n")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: home.demo) == ["notes.txt"])
+    }
+
     @Test func runDemoShowsTheDemoArtistsAndThePodcastOnTheTerminal() throws {
         let home = try Home()
         defer { home.remove() }
