@@ -2,18 +2,30 @@
 # Sets up this machine, builds ClickWheel (release) and runs it on a music folder: the terminal is the
 # LCD (20x4), the keyboard the click wheel (arrows or j/k turn, Enter selects, Esc = Menu, space =
 # Play/Pause, n/p skip, q quits). Without a terminal it indexes the folder and prints the summary.
-# Usage: contrib/run.sh [MUSIC_DIR] [clickwheel run options…]   (default: ~/Music, else the bundled demo library)
+# Usage: contrib/run.sh [MUSIC_DIR] [clickwheel run options…]
+#   MUSIC_DIR defaults to $CLICKWHEEL_MUSIC, else ~/Music; when none of them exists, the demo library:
+#   `clickwheel run --demo` makes a small tagged one once (with lame) under
+#   ${XDG_DATA_HOME:-~/.local/share}/clickwheel/demo, with its own database, and plays it.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-bash contrib/ci/install-deps.sh --runtime
+bash contrib/ci/install-deps.sh --runtime   # includes lame, which --demo encodes with
 swift build -c release --product clickwheel
-music="${1:-${CLICKWHEEL_MUSIC:-$HOME/Music}}"
-[ $# -gt 0 ] && shift
-if [ ! -d "$music" ]; then
-  echo "[run] no music folder at $music: using the bundled demo library" >&2
-  music="$PWD/Tests/LibraryTests/Fixtures/music"
+bin=.build/release/clickwheel
+music=""
+if [ $# -gt 0 ] && [ "${1#-}" = "$1" ]; then   # a first argument that is not an option is the folder
+  music="$1"
+  shift
+elif [ -d "${CLICKWHEEL_MUSIC:-$HOME/Music}" ]; then
+  music="${CLICKWHEEL_MUSIC:-$HOME/Music}"
+fi
+if [ -n "$music" ]; then
+  where=(--music "$music")
+else
+  echo "[run] no music folder (${CLICKWHEEL_MUSIC:-$HOME/Music}): using the demo library (clickwheel run --demo)" >&2
+  where=(--demo)
 fi
 if [ -t 0 ] && [ -t 1 ]; then
-  exec .build/release/clickwheel run --music "$music" "$@"
+  exec "$bin" run "${where[@]}" "$@"
 fi
-exec .build/release/clickwheel index --music "$music" --report
+# No terminal: index (the demo library is made first when it is the one) and list what was skipped.
+exec "$bin" index "${where[@]}" --report

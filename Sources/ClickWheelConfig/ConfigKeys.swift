@@ -95,6 +95,7 @@ struct ConfigKey: Sendable {
             return nil
         },
         ConfigKey(name: "password") { c, v in nonEmpty(v) { c.password = $0 } },
+        ConfigKey(name: "demo") { c, v in bool(v) { c.demo = $0 } },
         ConfigKey(name: "log_level") { c, v in
             let levels = ["trace", "debug", "info", "notice", "warning", "error", "critical"]
             guard levels.contains(v) else { return "must be one of \(levels.joined(separator: ", "))" }

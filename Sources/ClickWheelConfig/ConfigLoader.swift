@@ -2,8 +2,9 @@ public import Foundation
 import Yams
 
 /// Builds a `ServiceConfig` from defaults, a YAML file, `CLICKWHEEL_*` environment variables and
-/// command-line flags, in that order of increasing precedence. Every mistake (unknown key, bad value,
-/// a list where a value belongs) is reported with where it is, and nothing is guessed.
+/// command-line flags, in that order of increasing precedence; `demo` then replaces `music` and `db`.
+/// Every mistake (unknown key, bad value, a list where a value belongs) is reported with where it is,
+/// and nothing is guessed.
 public struct ConfigLoader: Sendable {
     /// Where the system service looks when no `--config` is given.
     public static let systemPath = "/etc/clickwheel/clickwheel.yaml"
@@ -24,6 +25,14 @@ public struct ConfigLoader: Sendable {
         return ServiceConfig(
             music: home + "/Music", db: data + "/clickwheel/library.sqlite", socket: runtime + "/clickwheel/socket")
     }
+
+    /// Where `--demo` keeps its generated library: `$XDG_DATA_HOME/clickwheel/demo`.
+    public var demoFolder: String { dataHome + "/clickwheel/demo" }
+
+    /// The demo library's own database, beside its folder: `$XDG_DATA_HOME/clickwheel/demo.sqlite`.
+    public var demoDatabase: String { dataHome + "/clickwheel/demo.sqlite" }
+
+    private var dataHome: String { nonEmpty(environment["XDG_DATA_HOME"]) ?? home + "/.local/share" }
 
     /// Loads: `file` (nil: none), then the environment, then `flags` (key name → value as typed).
     public func load(file: String?, flags: [String: String] = [:]) throws(ConfigErrors) -> ServiceConfig {
@@ -50,6 +59,10 @@ public struct ConfigLoader: Sendable {
             }
         }
         guard errors.isEmpty else { throw ConfigErrors(errors: errors) }
+        if config.demo {
+            config.music = demoFolder
+            config.db = demoDatabase
+        }
         config.music = expand(config.music)
         config.db = expand(config.db)
         config.socket = expand(config.socket)

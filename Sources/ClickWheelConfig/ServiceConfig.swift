@@ -36,6 +36,9 @@ public struct ServiceConfig: Equatable, Sendable {
     public var tcp: String?
     /// The control socket's password (MPD's `password`): without it a client may only read.
     public var password: String?
+    /// Play the generated demo library: `music` and `db` become `demoFolder` and `demoDatabase`
+    /// (under `$XDG_DATA_HOME/clickwheel/`), whatever else set them, so a real library is never touched.
+    public var demo = false
 
     public init(music: String, db: String, socket: String) {
         self.music = music

@@ -26,6 +26,9 @@ struct IndexCommand: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("The library database (env CLICKWHEEL_DB; default $XDG_DATA_HOME/clickwheel/library.sqlite).", valueName: "FILE"))
     var db: String?
 
+    @Flag(name: .long, help: "Index the generated demo library (made first if needed, as `run --demo` does) into its own database.")
+    var demo = false
+
     @Flag(name: .long, help: "After the scan, list every skipped file and every file indexed with a problem, with the reason.")
     var report = false
 
@@ -36,14 +39,15 @@ struct IndexCommand: ParsableCommand {
     var threads: Int?
 
     /// Music folder and database from the flags, the environment, the configuration file, the defaults.
-    func locations() throws -> (music: String, db: String) {
+    func locations() throws -> (music: String, db: String, demo: Bool) {
         var flags: [String: String] = [:]
         if let music { flags["music"] = music }
         if let db { flags["db"] = db }
+        if demo { flags["demo"] = "true" }
         let file = config ?? (FileManager.default.fileExists(atPath: ConfigLoader.systemPath) ? ConfigLoader.systemPath : nil)
         do {
             let c = try ConfigLoader().load(file: file, flags: flags)
-            return (c.music, c.db)
+            return (c.music, c.db, c.demo)
         } catch {
             throw ValidationError("the configuration is not valid:\n\(error)")
         }
@@ -52,14 +56,15 @@ struct IndexCommand: ParsableCommand {
     func validate() throws {
         if let threads, threads < 1 { throw ValidationError("--threads must be at least 1") }
         var isDir: ObjCBool = false
-        let folder = try locations().music
-        guard FileManager.default.fileExists(atPath: folder, isDirectory: &isDir), isDir.boolValue else {
+        let (folder, _, demo) = try locations()
+        guard demo || (FileManager.default.fileExists(atPath: folder, isDirectory: &isDir) && isDir.boolValue) else {
             throw ValidationError("the music folder '\(folder)' does not exist or is not a folder")
         }
     }
 
     func run() throws {
-        let (folder, dbPath) = try locations()
+        let (folder, dbPath, demo) = try locations()
+        if demo { try DemoLibrary.prepareOrExit(folder: folder) }
         let logger = Logging.make("clickwheel.index")
         let progress = ProgressPrinter(isTTY: isatty(STDERR_FILENO) == 1 && !json)
         do {

@@ -30,6 +30,9 @@ struct RunCommand: ParsableCommand {
     @Option(help: ArgumentHelp("The music folder (env CLICKWHEEL_MUSIC; default ~/Music).", valueName: "DIR"))
     var music: String?
 
+    @Flag(help: "Play a small generated demo library ($XDG_DATA_HOME/clickwheel/demo, made once with lame; env CLICKWHEEL_DEMO) with its own database; --music and --db are ignored. On a terminal: the terminal display and keyboard.")
+    var demo = false
+
     @Option(help: ArgumentHelp("The library database (env CLICKWHEEL_DB).", valueName: "FILE"))
     var db: String?
 
@@ -63,12 +66,16 @@ struct RunCommand: ParsableCommand {
             ("music", music), ("db", db), ("socket", socket), ("steps_per_detent", stepsPerDetent),
             ("degrees_per_step", degreesPerStep), ("acceleration", acceleration), ("output", output),
             ("input", input.isEmpty ? nil : input.joined(separator: ",")), ("invert_wheel", invertWheel ? "true" : nil),
+            ("demo", demo ? "true" : nil),
         ]
         for case (let key, let value?) in given { flags[key] = value }
         flags.merge(displayOptions.flags) { a, _ in a }
         let file = config ?? (FileManager.default.fileExists(atPath: ConfigLoader.systemPath) ? ConfigLoader.systemPath : nil)
         do {
-            return try ConfigLoader().load(file: file, flags: flags)
+            var c = try ConfigLoader().load(file: file, flags: flags)
+            // The demo on a terminal shows itself there, whatever display the configuration file names.
+            if c.demo, displayOptions.display == nil, isatty(STDOUT_FILENO) == 1 { c.display = .terminal }
+            return c
         } catch {
             throw ValidationError("the configuration is not valid:\n\(error)")
         }
@@ -77,7 +84,7 @@ struct RunCommand: ParsableCommand {
     func validate() throws {
         let c = try resolvedConfig()
         var isDir: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: c.music, isDirectory: &isDir), isDir.boolValue else {
+        guard c.demo || (FileManager.default.fileExists(atPath: c.music, isDirectory: &isDir) && isDir.boolValue) else {
             throw ValidationError("the music folder '\(c.music)' does not exist or is not a folder")
         }
         let interactive = isatty(STDIN_FILENO) == 1 && isatty(STDOUT_FILENO) == 1
@@ -88,11 +95,13 @@ struct RunCommand: ParsableCommand {
 
     func run() throws {
         let c = try resolvedConfig()
+        if c.demo { try DemoLibrary.prepareOrExit(folder: c.music) }
         let folder = c.music
         let dbPath = c.db
         let interactive = isatty(STDIN_FILENO) == 1 && isatty(STDOUT_FILENO) == 1
         let useTerminal = (c.display ?? (interactive ? .terminal : .none)) == .terminal
-        let useKeyboard = c.input.contains("keyboard") || ((c.input.isEmpty || c.input.contains("auto")) && interactive && useTerminal)
+        let useKeyboard = c.input.contains("keyboard")
+            || ((c.input.isEmpty || c.input.contains("auto") || c.demo) && interactive && useTerminal)
 
         // The terminal shows the LCD: log lines go to a file beside the database instead of stderr.
         var logNote = ""

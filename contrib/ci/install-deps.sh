@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs the Debian 12 / Raspberry Pi OS packages ClickWheel builds, runs and tests against.
 # Idempotent: when everything is present it only checks, in about a second.
-#   --runtime   only what building and running needs (no test servers and tools)
+#   --runtime   only what building and running needs (no test servers and tools; lame for --demo)
 # Env: SKIP_APT_UPDATE=1 (package lists known to be fresh), WITH_PIPEWIRE=1 (PipeWire's pulse server too).
 set -euo pipefail
 log() { printf '[install-deps] %s\n' "$*" >&2; }
@@ -10,9 +10,9 @@ die() { printf '[install-deps] ERROR: %s\n' "$*" >&2; exit 1; }
 runtime_only=0
 [ "${1:-}" = "--runtime" ] && runtime_only=1
 
-PKGS=(pkg-config libmpg123-dev libpulse-dev libsqlite3-dev libevdev-dev)
+PKGS=(pkg-config libmpg123-dev libpulse-dev libsqlite3-dev libevdev-dev lame)
 if [ "$runtime_only" = 0 ]; then
-  PKGS+=(pulseaudio pulseaudio-utils lcdproc umockdev evemu-tools lame mpg123 sox mpc mpd
+  PKGS+=(pulseaudio pulseaudio-utils lcdproc umockdev evemu-tools mpg123 sox mpc mpd
          python3-mutagen python3-mpd tmux time)
 fi
 [ "${WITH_PIPEWIRE:-0}" = 1 ] && PKGS+=(pipewire pipewire-pulse wireplumber dbus-daemon)
