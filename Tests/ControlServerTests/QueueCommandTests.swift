@@ -306,3 +306,46 @@ import Testing
         #expect(json["error"] as? String == "[2@0] {play} Bad song index")
     }
 }
+
+/// The same queue session sent whole (one write) and drip-fed (one byte per write) to two fresh
+/// servers gives byte-identical answers.
+@Suite(.serialized) struct QueueDripFeedTests {
+    static let session = [
+        "add \"Durations\"", "addid \"Sorting/10cc - Ten.mp3\" 0", "addid \"Sorting/A Tribe - Bonita.mp3\" +0", "playlistid", "play 1",
+        "delete 0", "move 0 2", "swapid 3 4", "single oneshot", "status", "plchangesposid 2", "playlistinfo 1:3",
+        "command_list_ok_begin", "next", "currentsong", "command_list_end", "shuffle 0:1", "prio 5 0:2",
+        "playlistfind Title \"Ten\"", "seekcur abc", "clear", "status",
+    ]
+
+    /// Reads until `count` replies (each ending in `OK` or an `ACK` line) have arrived.
+    static func read(_ c: RawClient, replies count: Int) -> String {
+        var all = ""
+        var seen = 0
+        while seen < count {
+            let r = c.response()
+            if r.isEmpty { break }
+            all += r
+            seen = all.split(separator: "\n").filter { $0 == "OK" || $0.hasPrefix("ACK ") }.count
+        }
+        return all
+    }
+
+    @Test func wholeAndDripFedSessionsAnswerTheSame() throws {
+        let replies = Self.session.count - 3  // the four lines of the command list answer once
+        let text = Self.session.joined(separator: "\n") + "\n"
+        let a = try ServerFixture()
+        let whole = try RawClient(a.socket)
+        _ = whole.response()
+        whole.send(text)
+        let wholeOut = Self.read(whole, replies: replies)
+        let b = try ServerFixture()
+        let drip = try RawClient(b.socket)
+        _ = drip.response()
+        for byte in Array(text.utf8) { drip.send([byte]) }
+        let dripOut = Self.read(drip, replies: replies)
+        #expect(wholeOut == dripOut)
+        #expect(wholeOut.contains("ACK [55@0] {addid} No current song\n") && wholeOut.contains("list_OK\n"))
+        #expect(wholeOut.contains("ACK [2@0] {seekcur} Float expected: abc\n"))
+        #expect(wholeOut.hasSuffix("playlistlength: 0\nmixrampdb: 0\nstate: stop\nOK\n"))
+    }
+}
