@@ -264,6 +264,42 @@ import Testing
         #expect(try mpc(["playlist"]).split(separator: "\n").count == 4)
     }
 
+    @Test func pythonMPD2AsyncioIdleLoopHearsEveryChange() throws {
+        let f = try ServerFixture()
+        let script = """
+            import asyncio, json, sys
+            from mpd.asyncio import MPDClient
+            async def main():
+                watcher, actor = MPDClient(), MPDClient()
+                await watcher.connect(sys.argv[1])
+                await actor.connect(sys.argv[1])
+                heard = []
+                async def watch():
+                    async for changed in watcher.idle(["playlist", "player", "mixer", "options"]):
+                        heard.extend(changed)
+                        if "options" in heard:
+                            return
+                task = asyncio.create_task(watch())
+                await asyncio.sleep(0.2)
+                await actor.add("Durations")
+                await asyncio.sleep(0.1)
+                await actor.play(0)
+                await asyncio.sleep(0.1)
+                await actor.setvol(10)
+                await asyncio.sleep(0.1)
+                await actor.repeat(1)
+                await asyncio.wait_for(task, 10)
+                status = await actor.status()
+                print(json.dumps({"heard": sorted(set(heard)), "state": status["state"], "volume": status["volume"]}))
+                actor.disconnect(); watcher.disconnect()
+            asyncio.run(main())
+            """
+        let out = try f.run("python3", ["-c", script, f.socket])
+        let json = try JSONSerialization.jsonObject(with: Data(out.utf8)) as! [String: Any]
+        #expect(json["heard"] as? [String] == ["mixer", "options", "player", "playlist"])
+        #expect(json["state"] as? String == "play" && json["volume"] as? String == "10")
+    }
+
     @Test func pythonMPD2AddsPlaysAndWatches() throws {
         let f = try ServerFixture()
         let script = """
