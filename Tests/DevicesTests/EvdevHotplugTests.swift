@@ -36,7 +36,7 @@ import Testing
         #expect(MonotonicClock.now().milliseconds(since: plugged) < 1000)
         #expect(chmod(node, 0o660) == 0, "IN_ATTRIB, as when udev sets the group")
 
-        try await recorder.wait(seconds: 20) { $0.count >= 16 }
+        try await recorder.wait(seconds: 45) { $0.count >= 16 }
         let steps = recorder.all.compactMap { e -> Int? in
             if case .wheel(let s, _) = e { return s }
             return nil

@@ -16,7 +16,7 @@ import Testing
         try input.start(recorder.sink)
         defer { input.stop() }
         #expect(input.openDevices == [EvdevMock.directory! + "/event0"])
-        try await recorder.wait(seconds: 20) { $0.count >= 16 }
+        try await recorder.wait(seconds: 45) { $0.count >= 16 }
         let steps = recorder.all.compactMap { e -> Int? in
             if case .wheel(let s, _) = e { return s }
             return nil
@@ -32,7 +32,7 @@ import Testing
         let input = EvdevInput(configuration: .init(directory: EvdevMock.directory!, hotplug: false))
         try input.start(recorder.sink)
         defer { input.stop() }
-        try await recorder.wait(seconds: 20) { events in
+        try await recorder.wait(seconds: 45) { events in
             events.contains { if case .button(.playPause, .up, _) = $0 { true } else { false } }
         }
         var gestures = ButtonGestures()
@@ -59,7 +59,7 @@ import Testing
             observer: recorder.observer)
         try input.start(recorder.sink)
         defer { input.stop() }
-        try await recorder.waitUntilQuiet(seconds: 25, minimum: 900)
+        try await recorder.waitUntilQuiet(seconds: 45, minimum: 900)
         #expect(
             summarize(recorder.all) == [
                 "wheel +24", "wheel -12", "menu down, menu up", "next down, next up", "select down, select up",

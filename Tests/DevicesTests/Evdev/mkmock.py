@@ -47,7 +47,7 @@ BUS = dict(I2C=0x18, HOST=0x19)
 SYN_REPORT = (0x00, 0x00, 0)
 
 SYN_DROPPED = (0x00, 0x03, 0)
-LEAD = 4.0          # seconds before the first real event (see the docstring)
+LEAD = 15.0         # seconds before the first real event (see the docstring)
 
 # The devices. abs: code -> (value, min, max, fuzz, flat, resolution)
 DEVICES = {
