@@ -25,13 +25,7 @@ struct ConfigKey: Sendable {
             c.lcd = g
             return nil
         },
-        ConfigKey(name: "lcdproc") { c, v in
-            guard let colon = v.lastIndex(of: ":"), let port = Int(v[v.index(after: colon)...]), (1...65535).contains(port),
-                colon != v.startIndex
-            else { return "must be HOST:PORT, e.g. 127.0.0.1:13666" }
-            c.lcdproc = v
-            return nil
-        },
+        ConfigKey(name: "lcdproc") { c, v in hostPort(v, example: "127.0.0.1:13666") { c.lcdproc = $0 } },
         ConfigKey(name: "i2c_bus") { c, v in
             guard v.hasPrefix("/dev/") else { return "must be a device path such as /dev/i2c-1" }
             c.i2cBus = v
@@ -87,13 +81,7 @@ struct ConfigKey: Sendable {
             return nil
         },
         ConfigKey(name: "socket_group") { c, v in nonEmpty(v) { c.socketGroup = $0 } },
-        ConfigKey(name: "tcp") { c, v in
-            guard let colon = v.lastIndex(of: ":"), let port = Int(v[v.index(after: colon)...]), (1...65535).contains(port),
-                colon != v.startIndex
-            else { return "must be HOST:PORT, e.g. 127.0.0.1:6600" }
-            c.tcp = v
-            return nil
-        },
+        ConfigKey(name: "tcp") { c, v in hostPort(v, example: "127.0.0.1:6600") { c.tcp = $0 } },
         ConfigKey(name: "password") { c, v in nonEmpty(v) { c.password = $0 } },
         ConfigKey(name: "demo") { c, v in bool(v) { c.demo = $0 } },
         ConfigKey(name: "log_level") { c, v in
@@ -105,6 +93,15 @@ struct ConfigKey: Sendable {
     ]
 
     static let byName: [String: ConfigKey] = Dictionary(uniqueKeysWithValues: all.map { ($0.name, $0) })
+
+    /// `HOST:PORT` with a port in 1…65535.
+    private static func hostPort(_ v: String, example: String, _ set: (String) -> Void) -> String? {
+        guard let colon = v.lastIndex(of: ":"), let port = Int(v[v.index(after: colon)...]), (1...65535).contains(port),
+            colon != v.startIndex
+        else { return "must be HOST:PORT, e.g. \(example)" }
+        set(v)
+        return nil
+    }
 
     private static func nonEmpty(_ v: String, _ set: (String) -> Void) -> String? {
         guard !v.isEmpty else { return "must not be empty" }

@@ -108,3 +108,16 @@ public struct MPDClientState: Sendable, Hashable {
 
     public init(tagTypes: Set<String>) { self.tagTypes = tagTypes }
 }
+
+extension MPDIdleSubsystems {
+    /// The idle subsystem an engine notification stands for.
+    public init(_ subsystem: Effect.Subsystem) {
+        switch subsystem {
+        case .playlist: self = .playlist
+        case .player: self = .player
+        case .mixer: self = .mixer
+        case .options: self = .options
+        case .storedPlaylist: self = .storedPlaylist
+        }
+    }
+}

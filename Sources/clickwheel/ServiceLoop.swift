@@ -112,16 +112,6 @@ final class ServiceLoop: @unchecked Sendable {
         }
     }
 
-    static func idle(_ s: Effect.Subsystem) -> MPDIdleSubsystems {
-        switch s {
-        case .playlist: .playlist
-        case .player: .player
-        case .mixer: .mixer
-        case .options: .options
-        case .storedPlaylist: .storedPlaylist
-        }
-    }
-
     private func handle(_ event: Event) {
         carryOut(engine.handle(event))
     }
@@ -143,7 +133,7 @@ final class ServiceLoop: @unchecked Sendable {
             case .rescanLibrary:
                 rescan()
             case .notify(let subsystem):
-                listener?(Self.idle(subsystem))
+                listener?(MPDIdleSubsystems(subsystem))
             case .click(let level):
                 if level != .off { player.click(volume: level == .loud ? 80 : 35) }
             case .checkpoint(let state):

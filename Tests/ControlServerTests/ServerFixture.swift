@@ -55,20 +55,10 @@ final class ServerFixture: @unchecked Sendable {
             for effect in effects {
                 switch effect {
                 case .playback(let c): commands.append(c)
-                case .notify(let s): server?.notify(Self.idle(s))
+                case .notify(let s): server?.notify(MPDIdleSubsystems(s))
                 case .render: server?.notify(.screen)
                 default: break
                 }
-            }
-        }
-
-        static func idle(_ s: Effect.Subsystem) -> MPDIdleSubsystems {
-            switch s {
-            case .playlist: .playlist
-            case .player: .player
-            case .mixer: .mixer
-            case .options: .options
-            case .storedPlaylist: .storedPlaylist
             }
         }
 
