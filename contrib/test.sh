@@ -12,6 +12,7 @@ bash contrib/ci/check-architecture.sh
 swift build --build-tests
 bash contrib/ci/evdev-tests.sh
 bash contrib/ci/lcdd-tests.sh
+bash contrib/ci/service-e2e.sh
 
 # The audio tests run against PulseAudio 16 below. PipeWire's pulse server (Raspberry Pi OS's
 # default; contrib/ci/pipewire-start.sh) is not part of this run yet (issue 5 is open for it): by hand

@@ -90,7 +90,13 @@ final class EvdevReader: @unchecked Sendable {
 
     private func handle(_ event: EvdevEvent) {
         let kernel = event.timeMicroseconds
-        if offset == nil { offset = MonotonicClock.now().microseconds - kernel }
+        let nowUS = MonotonicClock.now().microseconds
+        if offset == nil { offset = nowUS - kernel }
+        // An event is never from the future: when one would be (a device that took EVIOCSCLOCKID but
+        // stamps another clock, or a first event that waited in a buffer before we opened the device, as
+        // umockdev's replay delivers them), the mapping moves back. An engine fed times ahead of its
+        // ticks would stall its timers until the clock caught up.
+        if kernel + (offset ?? 0) > nowUS { offset = nowUS - kernel }
         let time = Timestamp(microseconds: kernel + (offset ?? 0))
         let raw = RawInputEvent(time: time, type: event.type, code: event.code, value: event.value)
         var out: [InputEvent] = []
