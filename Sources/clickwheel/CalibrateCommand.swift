@@ -17,10 +17,10 @@ struct CalibrateCommand: ParsableCommand {
         commandName: "calibrate",
         abstract: "Measure the wheel (steps per detent, direction, touch-ring geometry) and the Select key.",
         discussion: """
-            Stop the service first (it holds the devices). Three steps: turn one detent clockwise (on a
-            touchpad: draw one full circle clockwise), one full turn clockwise (touchpad: the circle
-            again), press Select. A step that cannot be read is asked again. With --write the keys
-            steps_per_detent or touch_ring and degrees_per_step, invert_wheel and select_key are set in
+            Stop the service first (it holds the devices). Three steps: turn one detent clockwise (on a \
+            touchpad: draw one full circle clockwise), one full turn clockwise (touchpad: the circle \
+            again), press Select. A step that cannot be read is asked again. With --write the keys \
+            steps_per_detent or touch_ring and degrees_per_step, invert_wheel and select_key are set in \
             the configuration file; its comments and other keys are kept.
             """)
 
@@ -90,7 +90,7 @@ struct CalibrateCommand: ParsableCommand {
         var session = Session(
             calibration: WheelCalibration(
                 detentsPerTurn: detents, touchStepsPerTurn: detents ?? 24, quietMS: Int64(settle * 1000)),
-            timeoutMS: Int64(timeout * 1000))
+            timeoutMS: Int64(timeout * 1000), openDevices: { evdev.openDevices })
         say(prompt(.detent, kind: nil))
         while session.calibration.step != .done {
             for (path, event) in queue.drain() { try session.take(event, from: path, command: self) }
@@ -221,6 +221,7 @@ struct CalibrateCommand: ParsableCommand {
 private struct Session {
     var calibration: WheelCalibration
     let timeoutMS: Int64
+    let openDevices: () -> [String]
     var wheelPath: String?
     var selectPath: String?
     var tries = 0
@@ -265,7 +266,10 @@ private struct Session {
             try finish(command: command)
         } else if !calibration.hasInput && now.milliseconds(since: waitingSince) >= timeoutMS {
             throw CleanExit.failure(
-                "nothing came in \(timeoutMS / 1000) s; is the service running (it holds the devices)? Stop it first")
+                openDevices().isEmpty
+                    ? "no input device to read (none fits, or no permission: run as root or in group input)"
+                    : "nothing came in \(timeoutMS / 1000) s; is the service running (it holds the devices)? "
+                        + "Stop it first")
         }
     }
 
