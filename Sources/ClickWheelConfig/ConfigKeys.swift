@@ -56,6 +56,22 @@ struct ConfigKey: Sendable {
             return nil
         },
         ConfigKey(name: "invert_wheel") { c, v in bool(v) { c.invertWheel = $0 } },
+        ConfigKey(name: "touch_ring", apply: { c, v in
+            let parts = v.split(separator: ",").map { Double(String($0).trimmed) }
+            guard parts.count == 3, let x = parts[0], let y = parts[1], let r = parts[2], x.isFinite, y.isFinite,
+                r.isFinite, r > 0
+            else { return "must be the ring's centre and radius in device units: X,Y,RADIUS (e.g. 512,512,400)" }
+            c.touchRing = TouchRingDecoder.Ring(centerX: x, centerY: y, radius: r)
+            return nil
+        }, isList: true),
+        ConfigKey(name: "select_key") { c, v in
+            let n = v.lowercased().hasPrefix("0x") ? Int(v.dropFirst(2), radix: 16) : Int(v)
+            guard let n, (1...0x2FF).contains(n) else {
+                return "must be an evdev key code, 1–767 (e.g. 28 for KEY_ENTER)"
+            }
+            c.selectKey = UInt16(n)
+            return nil
+        },
         ConfigKey(name: "acceleration") { c, v in
             switch v {
             case "off": c.acceleration = .off

@@ -24,6 +24,11 @@ public struct ServiceConfig: Equatable, Sendable {
     public var stepsPerDetent = 1
     public var degreesPerStep = 15.0
     public var invertWheel = false
+    /// Touch ring: its centre and radius on the pad, in device units (`clickwheel calibrate` measures
+    /// them); nil: centred on the pad, filling it.
+    public var touchRing: TouchRingDecoder.Ring?
+    /// The EV_KEY code of the Select button, besides the default KEY_ENTER (e.g. 0x110, BTN_LEFT).
+    public var selectKey: UInt16?
     public var acceleration: Settings.Acceleration = .normal
     public var holdMS = 600
     public var output: Output = .pulse

@@ -65,7 +65,8 @@ public struct EvdevCapabilities: Hashable, Sendable, CustomStringConvertible {
             TouchRingDecoder(
                 xRange: .init(min: $0.x.minimum, max: $0.x.maximum),
                 yRange: .init(min: $0.y.minimum, max: $0.y.maximum),
-                degreesPerStep: profile.degreesPerStep, deadZone: profile.deadZone, inverted: profile.inverted)
+                degreesPerStep: profile.degreesPerStep, deadZone: profile.deadZone, inverted: profile.inverted,
+                ring: profile.touchRing)
         }
         return WheelDecoder(rotary: rotary, touchRing: ring, buttons: profile.buttons)
     }

@@ -41,11 +41,14 @@ public struct EvdevProfile: Hashable, Sendable {
     public var wheelKeys: [UInt16: Int]
     /// Take the device exclusively (EVIOCGRAB), so the console and logind do not also act on it.
     public var grab: Bool
+    /// Touch ring: its centre and radius in device units (calibrated); nil: the pad's middle, filling it.
+    public var touchRing: TouchRingDecoder.Ring?
 
     public init(
         match: Match = .any, stepsPerDetent: Int = 1, inverted: Bool = false, degreesPerStep: Double = 15,
         deadZone: Double = 0.35, buttons: [UInt16: Button] = EvdevProfile.defaultButtons,
-        wheelKeys: [UInt16: Int] = EvdevProfile.defaultWheelKeys, grab: Bool = true
+        wheelKeys: [UInt16: Int] = EvdevProfile.defaultWheelKeys, grab: Bool = true,
+        touchRing: TouchRingDecoder.Ring? = nil
     ) {
         precondition([1, 2, 4].contains(stepsPerDetent), "steps per detent must be 1, 2 or 4")
         precondition(degreesPerStep > 0, "degrees per step must be positive")
@@ -57,6 +60,7 @@ public struct EvdevProfile: Hashable, Sendable {
         self.buttons = buttons
         self.wheelKeys = wheelKeys
         self.grab = grab
+        self.touchRing = touchRing
     }
 
     /// KEY_ENTER Select, KEY_ESC and KEY_MENU Menu, the media keys, KEY_LEFT/KEY_RIGHT Previous/Next.

@@ -82,6 +82,9 @@ public final class InputDebugger: Sendable {
         return text
     }
 
+    /// The kernel name of an event code, e.g. "KEY_ENTER" for (1, 28) (for `clickwheel calibrate`).
+    public static func codeName(type: UInt16, code: UInt16) -> String { EvdevNames.code(type: type, code: code) }
+
     static func words(_ e: InputEvent) -> String {
         switch e {
         case .wheel(let steps, _): "wheel \(steps > 0 ? "+" : "")\(steps)"

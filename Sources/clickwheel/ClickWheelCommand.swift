@@ -7,7 +7,7 @@ struct ClickWheelCommand: ParsableCommand {
         commandName: "clickwheel",
         abstract: "An iPod classic for a Raspberry Pi: music library, click wheel, character LCD, MPD socket.",
         version: ClickWheelVersion.current,
-        subcommands: [IndexCommand.self, RunCommand.self, CtlCommand.self, DebugCommand.self]
+        subcommands: [IndexCommand.self, RunCommand.self, CtlCommand.self, DebugCommand.self, CalibrateCommand.self]
     )
 }
 

@@ -41,8 +41,10 @@ enum DeviceSetup {
         let names = config.input.isEmpty ? ["auto"] : config.input
         let paths = names.filter { $0.hasPrefix("/dev/input/") }
         guard names.contains("auto") || !paths.isEmpty else { return nil }
-        let profile = EvdevProfile(
-            stepsPerDetent: config.stepsPerDetent, inverted: config.invertWheel, degreesPerStep: config.degreesPerStep)
+        var profile = EvdevProfile(
+            stepsPerDetent: config.stepsPerDetent, inverted: config.invertWheel, degreesPerStep: config.degreesPerStep,
+            touchRing: config.touchRing)
+        if let key = config.selectKey { profile.buttons[key] = .select }
         let only: [EvdevProfile.Match] = names.contains("auto") ? [] : paths.map { .path($0) }
         return EvdevInput(configuration: .init(only: only, profiles: [profile]), logger: logger)
     }

@@ -1,13 +1,15 @@
 #!/usr/bin/env bash
 # evdev-tests.sh - runs the evdev reader tests against fake input devices under umockdev.
 #
-# Usage:  contrib/ci/evdev-tests.sh [rotary|buttons|touchpad|debugger|hotplug ...]   (default: all five)
+# Usage:  contrib/ci/evdev-tests.sh [rotary|buttons|touchpad|debugger|hotplug|calibrate-rotary|calibrate-touchpad ...]
+#         (default: all seven)
 #
 # No /dev/input or uinput needed: umockdev-run (LD_PRELOAD) gives the child a fake /sys and
 # /dev/input/eventN answering libevdev's ioctls (Tests/DevicesTests/Evdev/NAME.ioctl) and replays
 # NAME.evemu into the node. The preload applies to everything under umockdev-run, so the build runs
 # first, outside it; then each device gets its own umockdev-run (its trace's clock starts there) with
-# only the tests for that device (`--filter`). The tests read CW_TEST_EVDEV_DIR and
+# only the tests for that device (`--filter`). A run may replay several devices at once, and its own
+# traces (NAME-calibrate.evemu for `clickwheel calibrate`). The tests read CW_TEST_EVDEV_DIR and
 # CW_TEST_EVDEV_DEVICES; without them they are skipped.
 # Regenerate the fixtures after editing Tests/DevicesTests/Evdev/mkmock.py (or on a host whose `long`
 # is not 8 bytes): python3 Tests/DevicesTests/Evdev/mkmock.py
@@ -18,7 +20,7 @@ die() { printf '[evdev-tests] ERROR: %s\n' "$*" >&2; exit 1; }
 command -v umockdev-run >/dev/null || die "umockdev-run missing (apt-get install umockdev)"
 
 runs=("$@")
-[ ${#runs[@]} -gt 0 ] || runs=(rotary buttons touchpad debugger hotplug)
+[ ${#runs[@]} -gt 0 ] || runs=(rotary buttons touchpad debugger hotplug calibrate-rotary calibrate-touchpad)
 
 # The .ioctl answers hold `unsigned long` bitmaps: on a host whose long is not 8 bytes (armhf), use
 # fixtures generated for it (same devices and traces) instead of the committed ones.
@@ -32,19 +34,29 @@ fi
 
 swift build --build-tests
 
-# run name -> the fake device it replays and the suite whose tests check it. A trace is replayed
-# once per umockdev-run, so two readers of one device need two runs.
-declare -A device=([rotary]=rotary [buttons]=buttons [touchpad]=touchpad [debugger]=buttons [hotplug]=rotary)
+# run name -> the fake devices it replays (space separated), the suffix of their traces' names, and
+# the suite whose tests check it. A trace is replayed once per umockdev-run, so two readers of one
+# device need two runs.
+declare -A device=([rotary]=rotary [buttons]=buttons [touchpad]=touchpad [debugger]=buttons [hotplug]=rotary
+                   [calibrate-rotary]="rotary buttons" [calibrate-touchpad]=touchpad)
+declare -A trace=([calibrate-rotary]=-calibrate [calibrate-touchpad]=-calibrate)
 declare -A suite=([rotary]=EvdevReplayTests [buttons]=EvdevReplayTests [touchpad]=EvdevReplayTests
-                  [debugger]=HarnessTests [hotplug]=EvdevHotplugTests)
+                  [debugger]=HarnessTests [hotplug]=EvdevHotplugTests
+                  [calibrate-rotary]=CalibrateReplayTests [calibrate-touchpad]=CalibrateReplayTests)
 rc=0
 for run in "${runs[@]}"; do
-  d="${device[$run]:-}"
-  [ -n "$d" ] || die "unknown run '$run' (rotary|buttons|touchpad|debugger|hotplug)"
-  node="$(sed -n 's/^# device //p' "$EV/$d.evemu")"
-  echo "[evdev-tests] $run: $d on $node" >&2
+  ds="${device[$run]:-}"
+  [ -n "$ds" ] || die "unknown run '$run' (rotary|buttons|touchpad|debugger|hotplug|calibrate-rotary|calibrate-touchpad)"
+  mock=(); nodes=()
+  for d in $ds; do
+    evemu="$EV/$d${trace[$run]:-}.evemu"
+    node="$(sed -n 's/^# device //p' "$evemu")"
+    mock+=(-d "$EV/$d.umockdev" -i "$node=$EV/$d.ioctl" -e "$node=$evemu")
+    nodes+=("$d on $node")
+  done
+  echo "[evdev-tests] $run: ${nodes[*]}" >&2
   if ! CW_TEST_EVDEV_DIR=/dev/input CW_TEST_EVDEV_DEVICES="$run" timeout 120 \
-       umockdev-run -d "$EV/$d.umockdev" -i "$node=$EV/$d.ioctl" -e "$node=$EV/$d.evemu" -- \
+       umockdev-run "${mock[@]}" -- \
        swift test --skip-build --filter "DevicesTests.${suite[$run]}"; then
     echo "[evdev-tests] $run: FAILED" >&2; rc=1
   fi

@@ -1,11 +1,12 @@
 /// Turns a touchpad's absolute positions into wheel steps and ring taps, like an iPod's touch wheel.
 ///
 /// Positions come from ABS_X/ABS_Y or multitouch slot 0 (ABS_MT_POSITION_X/Y, ABS_MT_TRACKING_ID),
-/// each axis normalised by its range to −1…1. The angle is unwrapped sample to sample (the shortest
-/// way round), so crossing 0°/360° neither loses nor invents steps, and the remainder below one step
-/// carries over within a touch. A touch in the centre disc (radius below `deadZone`) is Select,
-/// held as long as the finger stays down; a short touch on the ring that does not turn is a tap:
-/// top = Menu, bottom = Play/Pause, left = Previous, right = Next. Lift and SYN_DROPPED reset.
+/// each axis normalised by its range to −1…1, or by the calibrated `ring` (centre and radius) when
+/// given. The angle is unwrapped sample to sample (the shortest way round), so crossing 0°/360°
+/// neither loses nor invents steps, and the remainder below one step carries over within a touch. A
+/// touch in the centre disc (radius below `deadZone`) is Select, held as long as the finger stays down;
+/// a short touch on the ring that does not turn is a tap: top = Menu, bottom = Play/Pause, left =
+/// Previous, right = Next. Lift and SYN_DROPPED reset.
 public struct TouchRingDecoder: Hashable, Sendable {
     public struct Range: Hashable, Sendable {
         public var min: Int32
@@ -16,8 +17,23 @@ public struct TouchRingDecoder: Hashable, Sendable {
         }
     }
 
+    /// Where the ring lies on the pad, in device units (measured by `clickwheel calibrate`).
+    public struct Ring: Hashable, Sendable {
+        public var centerX: Double
+        public var centerY: Double
+        public var radius: Double
+        public init(centerX: Double, centerY: Double, radius: Double) {
+            precondition(radius > 0, "the ring's radius must be positive")
+            self.centerX = centerX
+            self.centerY = centerY
+            self.radius = radius
+        }
+    }
+
     public var xRange: Range
     public var yRange: Range
+    /// The ring's centre and radius; nil: centred on the pad, filling both axes' ranges.
+    public var ring: Ring?
     /// Degrees of finger travel per wheel step (15 gives 24 steps per turn, as an iPod).
     public var degreesPerStep: Double
     /// Radius of the centre disc, as a fraction of the ring's radius.
@@ -41,7 +57,8 @@ public struct TouchRingDecoder: Hashable, Sendable {
     private var selectHeld = false
 
     public init(
-        xRange: Range, yRange: Range, degreesPerStep: Double = 15, deadZone: Double = 0.35, inverted: Bool = false
+        xRange: Range, yRange: Range, degreesPerStep: Double = 15, deadZone: Double = 0.35, inverted: Bool = false,
+        ring: Ring? = nil
     ) {
         precondition(degreesPerStep > 0 && xRange.max > xRange.min && yRange.max > yRange.min)
         self.xRange = xRange
@@ -49,6 +66,7 @@ public struct TouchRingDecoder: Hashable, Sendable {
         self.degreesPerStep = degreesPerStep
         self.deadZone = deadZone
         self.inverted = inverted
+        self.ring = ring
     }
 
     /// Feeds one raw event; returns what it completes (steps and buttons are emitted at SYN_REPORT).
@@ -82,6 +100,9 @@ public struct TouchRingDecoder: Hashable, Sendable {
     /// The finger's position in −1…1 on both axes, nil before the first position of a touch.
     private var normalised: (x: Double, y: Double)? {
         guard let x, let y else { return nil }
+        if let ring {
+            return ((Double(x) - ring.centerX) / ring.radius, (Double(y) - ring.centerY) / ring.radius)
+        }
         func norm(_ v: Int32, _ r: Range) -> Double {
             (Double(v) - Double(r.min)) / Double(r.max - r.min) * 2 - 1
         }

@@ -278,6 +278,62 @@ def touchpad_trace():
 TRACES = {"rotary": rotary_trace, "buttons": buttons_trace, "touchpad": touchpad_trace}
 
 
+# `clickwheel calibrate` replays (CalibrateReplayTests): one detent, one full turn, a press, each
+# step CAL_GAP seconds after the last so the command sees it settle (1.5 s) before the next begins.
+# They start later than the other traces: the test starts `swift test`, then the binary, before
+# the first event. (A touchpad's events that are due before the node is opened come in one burst,
+# and under umockdev 0.17 libevdev then fails with EINVAL: the lead must cover a slow start.)
+CAL_LEAD = 12.0
+CAL_GAP = 4.0
+
+
+def rotary_calibrate_trace():
+    """Pins the other way round (clockwise counts down), two events per detent: one bouncing detent,
+    then a full turn of 20 detents (40 events, one bounce on the way)."""
+    frames, t = [], CAL_LEAD
+    for value, gap in ((-1, 0.002), (1, 0.002), (-1, 0.010), (-1, 0.060)):
+        frames.append((t, [(EV["REL"], REL["X"], value)]))
+        t += gap
+    t += CAL_GAP
+    for i in range(40):
+        frames.append((t, [(EV["REL"], REL["X"], -1)]))
+        t += 0.030
+        if i == 10:
+            frames.append((t, [(EV["REL"], REL["X"], 1)]))
+            frames.append((t + 0.002, [(EV["REL"], REL["X"], -1)]))
+            t += 0.030
+    return frames
+
+
+def buttons_calibrate_trace():
+    """Select (KEY_ENTER) pressed once, after the rotary trace's turn has settled."""
+    t = CAL_LEAD + 2 * CAL_GAP + 2.0
+    return [(t, [(EV["KEY"], KEY["ENTER"], 1)]), (t + 0.080, [(EV["KEY"], KEY["ENTER"], 0)])]
+
+
+def touchpad_calibrate_trace():
+    """A ring off the pad's middle (centre 560,480, radius 380): a circle clockwise and a second one
+    from elsewhere, then a click of the pad (BTN_LEFT with the finger down)."""
+    f = Finger()
+    f.at = lambda angle, radius=380: (round(560 + radius * math.cos(math.radians(angle))),
+                                      round(480 + radius * math.sin(math.radians(angle))))
+    f.t = CAL_LEAD
+    f.down(270); f.arc(270, 365); f.up()
+    f.t += CAL_GAP
+    f.down(30); f.arc(30, 360); f.up()
+    f.t += CAL_GAP
+    f.down(90, radius=30)
+    f.frames.append((f.t, [(EV["KEY"], KEY["BTN_LEFT"], 1)]))
+    f.frames.append((f.t + 0.080, [(EV["KEY"], KEY["BTN_LEFT"], 0)]))
+    f.t += 0.100
+    f.up()
+    return f.frames
+
+
+CALIBRATE_TRACES = {"rotary": rotary_calibrate_trace, "buttons": buttons_calibrate_trace,
+                    "touchpad": touchpad_calibrate_trace}
+
+
 def evemu_file(name, d, frames):
     """evemu lines "E: sec.usec type code value", usec without zero padding, after LEAD seconds."""
     out = ["# device /dev/input/%s" % d["event"],
@@ -304,6 +360,11 @@ def main():
             with open(os.path.join(outdir, "%s.%s" % (name, ext)), "w") as f:
                 f.write(text)
             print("wrote", os.path.join(outdir, "%s.%s" % (name, ext)))
+    for name, trace in CALIBRATE_TRACES.items():
+        path = os.path.join(outdir, "%s-calibrate.evemu" % name)
+        with open(path, "w") as f:
+            f.write(evemu_file(name + "-calibrate", DEVICES[name], trace()))
+        print("wrote", path)
 
 
 if __name__ == "__main__":

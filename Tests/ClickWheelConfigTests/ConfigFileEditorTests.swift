@@ -1,0 +1,101 @@
+import ClickWheelConfig
+import ClickWheelCore
+import Foundation
+import Testing
+
+/// Editing the YAML file in place (what `clickwheel calibrate --write` does) and the calibration keys.
+@Suite struct ConfigFileEditorTests {
+    typealias Setting = ConfigFileEditor.Setting
+
+    @Test func keysThatAreThereChangeInPlaceKeepingCommentsAndTheRest() throws {
+        let text = """
+            # My Pi.
+            music: ~/Music   # the NAS mount
+
+            input: [auto]
+            steps_per_detent: 1       # events per detent of a rotary encoder: 1, 2 or 4
+            invert_wheel: false       # clockwise moves down unless true
+            volume: 40
+            """
+        let edited = try ConfigFileEditor.apply(
+            [Setting(key: "steps_per_detent", value: "2"), Setting(key: "invert_wheel", value: "true")], to: text)
+        #expect(
+            edited == """
+                # My Pi.
+                music: ~/Music   # the NAS mount
+
+                input: [auto]
+                steps_per_detent: 2       # events per detent of a rotary encoder: 1, 2 or 4
+                invert_wheel: true        # clockwise moves down unless true
+                volume: 40
+                """)
+    }
+
+    @Test func missingKeysAreAppendedWithTheirComment() throws {
+        let edited = try ConfigFileEditor.apply(
+            [
+                Setting(key: "touch_ring", value: "600,450,300", comment: "centre and radius"),
+                Setting(key: "select_key", value: "272", comment: "BTN_LEFT"),
+            ], to: "# only a comment\nvolume: 40")
+        #expect(
+            edited == "# only a comment\nvolume: 40\ntouch_ring: 600,450,300    # centre and radius\n"
+                + "select_key: 272    # BTN_LEFT\n")
+        #expect(
+            try ConfigFileEditor.apply([Setting(key: "invert_wheel", value: "true")], to: "") == "invert_wheel: true\n")
+    }
+
+    @Test func quotedAndFlowValuesAreReplacedWhole() throws {
+        let text = "touch_ring: [512, 512, 400]  # old\ndegrees_per_step: \"15\"\n"
+        let edited = try ConfigFileEditor.apply(
+            [Setting(key: "touch_ring", value: "600,450,300"), Setting(key: "degrees_per_step", value: "12")],
+            to: text)
+        #expect(edited == "touch_ring: 600,450,300      # old\ndegrees_per_step: 12\n", "the comment keeps its column")
+    }
+
+    @Test func whatCannotBeEditedSafelyIsRefused() {
+        #expect(throws: ConfigFileEditor.Failure.self) {
+            try ConfigFileEditor.apply(
+                [Setting(key: "touch_ring", value: "1,2,3")], to: "touch_ring:\n  - 1\n  - 2\n  - 3\n")
+        }
+        #expect(throws: ConfigFileEditor.Failure.self) {
+            try ConfigFileEditor.apply([Setting(key: "invert_wheel", value: "true")], to: "{volume: 40}")
+        }
+        #expect(throws: ConfigFileEditor.Failure.self) {
+            try ConfigFileEditor.apply([Setting(key: "steps_per_detent", value: "3")], to: "volume: 40\n")
+        }
+    }
+
+    @Test func writeReplacesTheFileAtomicallyWithItsMode() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("cw-edit-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("clickwheel.yaml").path
+        try "volume: 40\n".write(toFile: path, atomically: false, encoding: .utf8)
+        chmod(path, 0o640)
+        try ConfigFileEditor.write("volume: 41\n", to: path)
+        #expect(try String(contentsOfFile: path, encoding: .utf8) == "volume: 41\n")
+        #expect((try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int) == 0o640)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path) == ["clickwheel.yaml"], "no temp left")
+    }
+
+    @Test func theCalibrationKeysLoadAndAreChecked() throws {
+        let loader = ConfigLoader(environment: ["HOME": "/home/pi", "CLICKWHEEL_SELECT_KEY": "0x110"])
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("cw-keys-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("clickwheel.yaml").path
+        try "touch_ring: 600,450.5,300\nselect_key: 28\n".write(toFile: path, atomically: false, encoding: .utf8)
+        let c = try loader.load(file: path)
+        #expect(c.touchRing == TouchRingDecoder.Ring(centerX: 600, centerY: 450.5, radius: 300))
+        #expect(c.selectKey == 0x110, "the environment wins over the file")
+        try "touch_ring: [1, 2]\nselect_key: 1000\n".write(toFile: path, atomically: false, encoding: .utf8)
+        #expect(throws: ConfigErrors.self) { try ConfigLoader(environment: ["HOME": "/h"]).load(file: path) }
+        do {
+            _ = try ConfigLoader(environment: ["HOME": "/h"]).load(file: path)
+        } catch {
+            #expect(error.errors.map(\.location) == ["clickwheel.yaml:1:13", "clickwheel.yaml:2:13"])
+        }
+        let flags = try ConfigLoader(environment: ["HOME": "/h"]).load(file: nil, flags: ["touch_ring": "1,2,3"])
+        #expect(flags.touchRing?.radius == 3)
+    }
+}
