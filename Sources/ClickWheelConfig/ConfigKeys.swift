@@ -95,6 +95,8 @@ struct ConfigKey: Sendable {
             return nil
         },
         ConfigKey(name: "password") { c, v in nonEmpty(v) { c.password = $0 } },
+        ConfigKey(name: "shutdown_command") { c, v in nonEmpty(v) { c.shutdownCommand = $0 } },
+        ConfigKey(name: "restart_command") { c, v in nonEmpty(v) { c.restartCommand = $0 } },
         ConfigKey(name: "log_level") { c, v in
             let levels = ["trace", "debug", "info", "notice", "warning", "error", "critical"]
             guard levels.contains(v) else { return "must be one of \(levels.joined(separator: ", "))" }

@@ -36,6 +36,10 @@ public struct ServiceConfig: Equatable, Sendable {
     public var tcp: String?
     /// The control socket's password (MPD's `password`): without it a client may only read.
     public var password: String?
+    /// Settings → Shut Down runs this (through `/bin/sh -c`).
+    public var shutdownCommand = "systemctl poweroff"
+    /// Settings → Restart runs this (through `/bin/sh -c`).
+    public var restartCommand = "systemctl reboot"
 
     public init(music: String, db: String, socket: String) {
         self.music = music
