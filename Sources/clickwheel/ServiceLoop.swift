@@ -30,6 +30,8 @@ final class ServiceLoop: @unchecked Sendable {
     private var runningJob: Int?
     /// Who hears about changes (the control server's idle clients); set before `start`.
     var listener: (@Sendable (MPDIdleSubsystems) -> Void)?
+    /// Settings → Shut Down / Restart run these (`/bin/sh -c`); set before `start`, or on the queue.
+    var powerCommands: [PowerAction: String] = [:]
 
     init(
         engine: Engine, display: (any TextDisplay)?, settings: SettingsStore, resume: ResumeStore,
@@ -87,13 +89,14 @@ final class ServiceLoop: @unchecked Sendable {
         queue.async { [self] in handle(event) }
     }
 
-    /// Stops the timer, writes a last resume checkpoint, closes the display (on the loop's queue,
-    /// waiting for it) and stops the audio.
+    /// Stops the timer, writes a last resume checkpoint, shows Goodbye and closes the display (on the
+    /// loop's queue, waiting for it), then stops the audio.
     func shutdown() {
         queue.sync {
             ticker?.cancel()
             ticker = nil
             carryOut(engine.checkpointEffects())
+            handle(.shutdown(at: MonotonicClock.now()))
             display?.close()
         }
         player.shutdown()  // stops the audio thread after the current command; the stream is closed
@@ -156,8 +159,36 @@ final class ServiceLoop: @unchecked Sendable {
                 do { try playState.bookmark(track, ms: ms) } catch { logger.error("cannot store a bookmark: \(error)") }
             case .episodeFinished(let track):
                 do { try playState.episodeFinished(track) } catch { logger.error("cannot mark an episode: \(error)") }
+            case .power(let action):
+                runPowerCommand(action)
             }
         }
+    }
+}
+
+extension ServiceLoop {
+    /// Runs the command configured for Settings → Shut Down / Restart on a thread of its own (the
+    /// engine's queue never waits for it) and logs one line with its exit status.
+    private func runPowerCommand(_ action: PowerAction) {
+        guard let command = powerCommands[action], !command.isEmpty else {
+            logger.warning("\(action.title): no command configured")
+            return
+        }
+        let logger = self.logger
+        let thread = Thread {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/bin/sh")
+            process.arguments = ["-c", command]
+            do {
+                try process.run()
+                process.waitUntilExit()
+                logger.notice("\(action.title): '\(command)' exited with status \(process.terminationStatus)")
+            } catch {
+                logger.error("\(action.title): cannot run '\(command)': \(error)")
+            }
+        }
+        thread.name = "clickwheel.power"
+        thread.start()
     }
 }
 
