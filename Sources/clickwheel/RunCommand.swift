@@ -209,7 +209,8 @@ struct RunCommand: ParsableCommand {
         for sig in [SIGINT, SIGTERM, SIGHUP] {
             signal(sig, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: sig, queue: .global())
-            if sig == SIGHUP {
+            // On the terminal display a hangup means the terminal went away: stop, as before.
+            if sig == SIGHUP && !useTerminal {
                 source.setEventHandler { reload(from: c, logLevel: logLevel, loop: loop, scanner: scanner, logger: logger) }
             } else {
                 source.setEventHandler { done.signal() }
@@ -223,7 +224,7 @@ struct RunCommand: ParsableCommand {
         keyboard?.stop()
         evdev?.stop()
         server.stop()
-        loop.shutdown()
+        loop.shutdown(goodbye: !useTerminal)
         logger.info("stopped")
     }
 

@@ -24,6 +24,8 @@ final class ServiceLoop: @unchecked Sendable {
     private var playback: AudioPlayback!
     private let player: AudioPlayer
     private var ticker: (any DispatchSourceTimer)?
+    /// The ticker is suspended: nothing on screen or in the model moves with time (`Engine.wantsTicks`).
+    private var tickerSuspended = false
     private let rescan: () -> Void
     /// The last update job handed out, and the one running (MPD's `updating_db`).
     private var updateJobs = 0
@@ -66,8 +68,9 @@ final class ServiceLoop: @unchecked Sendable {
         if let r = playback.handle(report) { handle(.playback(r, at: MonotonicClock.now())) }
     }
 
-    /// Starts the tick timer (10 per second: marquees, holds, overlays) and draws the first frame; tells
-    /// the engine the wall time now and every minute.
+    /// Starts the tick timer (10 per second: marquees, holds, overlays; suspended while nothing moves,
+    /// see `Engine.wantsTicks`) and draws the first frame; tells the engine the wall time now and every
+    /// minute of ticking.
     func start() {
         queue.async { [self] in
             handle(.wallClock(unixMS: ResumeStore.nowMS(), at: MonotonicClock.now()))
@@ -82,6 +85,20 @@ final class ServiceLoop: @unchecked Sendable {
             }
             t.resume()
             ticker = t
+            updateTicker()
+        }
+    }
+
+    /// Suspends the tick timer when the engine has nothing that moves with time, resumes it when it has.
+    private func updateTicker() {
+        guard let ticker else { return }
+        let wanted = engine.wantsTicks()
+        if wanted && tickerSuspended {
+            tickerSuspended = false
+            ticker.resume()
+        } else if !wanted && !tickerSuspended {
+            tickerSuspended = true
+            ticker.suspend()
         }
     }
 
@@ -89,14 +106,16 @@ final class ServiceLoop: @unchecked Sendable {
         queue.async { [self] in handle(event) }
     }
 
-    /// Stops the timer, writes a last resume checkpoint, shows Goodbye and closes the display (on the
-    /// loop's queue, waiting for it), then stops the audio.
-    func shutdown() {
+    /// Stops the timer, writes a last resume checkpoint, shows Goodbye (with `goodbye`: an LCD keeps it;
+    /// a terminal that is being handed back does not want it) and closes the display (on the loop's
+    /// queue, waiting for it), then stops the audio.
+    func shutdown(goodbye: Bool = true) {
         queue.sync {
+            if tickerSuspended { ticker?.resume() }  // a suspended source must not be released
             ticker?.cancel()
             ticker = nil
             carryOut(engine.checkpointEffects())
-            handle(.shutdown(at: MonotonicClock.now()))
+            if goodbye { handle(.shutdown(at: MonotonicClock.now())) }
             display?.close()
         }
         player.shutdown()  // stops the audio thread after the current command; the stream is closed
@@ -127,6 +146,7 @@ final class ServiceLoop: @unchecked Sendable {
 
     private func handle(_ event: Event) {
         carryOut(engine.handle(event))
+        updateTicker()
     }
 
     private func carryOut(_ effects: [Effect]) {
@@ -229,6 +249,7 @@ extension ServiceLoop: PlayerStateSource {
         queue.sync {
             let outcome = engine.control(request, at: MonotonicClock.now())
             carryOut(outcome.effects)
+            updateTicker()
             return outcome.result
         }
     }
