@@ -240,7 +240,8 @@ struct RunCommand: ParsableCommand {
             let waiting = restart.isEmpty ? "" : "; changed but applied only at restart: \(restart.joined(separator: ", "))"
             logger.notice("SIGHUP: configuration reloaded (applied: \(ConfigReload.applied.joined(separator: ", "))\(waiting)); rescanning the library")
         } catch {
-            logger.error("SIGHUP: the configuration was not reloaded: \(error)")
+            let oneLine = "\(error)".split(separator: "\n").joined(separator: " ")
+            logger.error("SIGHUP: the configuration was not reloaded, the running one is kept: \(oneLine)")
         }
         scanner.start()
     }
