@@ -100,6 +100,8 @@ struct ConfigKey: Sendable {
         ConfigKey(name: "tcp") { c, v in hostPort(v, example: "127.0.0.1:6600") { c.tcp = $0 } },
         ConfigKey(name: "password") { c, v in nonEmpty(v) { c.password = $0 } },
         ConfigKey(name: "demo") { c, v in bool(v) { c.demo = $0 } },
+        ConfigKey(name: "shutdown_command") { c, v in nonEmpty(v) { c.shutdownCommand = $0 } },
+        ConfigKey(name: "restart_command") { c, v in nonEmpty(v) { c.restartCommand = $0 } },
         ConfigKey(name: "log_level") { c, v in
             let levels = ["trace", "debug", "info", "notice", "warning", "error", "critical"]
             guard levels.contains(v) else { return "must be one of \(levels.joined(separator: ", "))" }

@@ -44,6 +44,10 @@ public struct ServiceConfig: Equatable, Sendable {
     /// Play the generated demo library: `music` and `db` become `demoFolder` and `demoDatabase`
     /// (under `$XDG_DATA_HOME/clickwheel/`), whatever else set them, so a real library is never touched.
     public var demo = false
+    /// Settings → Shut Down runs this (through `/bin/sh -c`).
+    public var shutdownCommand = "systemctl poweroff"
+    /// Settings → Restart runs this (through `/bin/sh -c`).
+    public var restartCommand = "systemctl reboot"
 
     public init(music: String, db: String, socket: String) {
         self.music = music

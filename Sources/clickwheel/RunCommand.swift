@@ -116,7 +116,8 @@ struct RunCommand: ParsableCommand {
                 logNote = " · log: \(logPath)"
             }
         }
-        let logger = Logging.make("clickwheel", level: Logger.Level(rawValue: c.logLevel) ?? .info)
+        let logLevel = SharedLogLevel(Logger.Level(rawValue: c.logLevel) ?? .info)
+        let logger = logLevel.logger("clickwheel")
         let pool: DatabasePool
         do {
             pool = try LibraryDatabase.open(at: dbPath)
@@ -174,6 +175,7 @@ struct RunCommand: ParsableCommand {
             throw ExitCode.failure
         }
         loop.listener = { server.notify($0) }
+        loop.powerCommands = [.shutDown: c.shutdownCommand, .restart: c.restartCommand]
         loop.start()
         do {
             // What played before the last stop or power cut comes back paused (tracks gone are dropped).
@@ -182,6 +184,19 @@ struct RunCommand: ParsableCommand {
             logger.error("cannot read the resume checkpoint: \(error)")
         }
         scanner.start()
+        // The library follows the music folder: a rescan 2 s after changes settle (or every 10 min).
+        let watcher = try? FolderWatcher(folder: folder, logger: logger)
+        var watching = "not watched"
+        do {
+            if let mode = try watcher?.start({ scanner.start() }) {
+                switch mode {
+                case .inotify(let watches): watching = "watched: \(watches) folders"
+                case .periodic: watching = "checked every 10 min"
+                }
+            }
+        } catch {
+            logger.error("library: cannot watch \(folder): \(error)")
+        }
 
         let done = DispatchSemaphore(value: 0)
         var keyboard: KeyboardInput?
@@ -203,17 +218,41 @@ struct RunCommand: ParsableCommand {
         for sig in [SIGINT, SIGTERM, SIGHUP] {
             signal(sig, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: sig, queue: .global())
-            source.setEventHandler { done.signal() }
+            // On the terminal display a hangup means the terminal went away: stop, as before.
+            if sig == SIGHUP && !useTerminal {
+                source.setEventHandler { reload(from: c, logLevel: logLevel, loop: loop, scanner: scanner, logger: logger) }
+            } else {
+                source.setEventHandler { done.signal() }
+            }
             source.resume()
             signalSources.append(source)
         }
-        logger.info("running: music \(folder), database \(dbPath), display \(useTerminal ? "terminal" : "none")")
+        logger.info("running: music \(folder) (\(watching)), database \(dbPath), display \(useTerminal ? "terminal" : "none")")
         done.wait()
+        watcher?.stop()
         keyboard?.stop()
         evdev?.stop()
         server.stop()
-        loop.shutdown()
+        loop.shutdown(goodbye: !useTerminal)
         logger.info("stopped")
+    }
+
+    /// SIGHUP: reads the configuration again, applies what can change while running (one log line
+    /// says what, and which changed keys wait for a restart), and rescans the library.
+    func reload(from started: ServiceConfig, logLevel: SharedLogLevel, loop: ServiceLoop, scanner: BackgroundScanner,
+                logger: Logger) {
+        do {
+            let new = try resolvedConfig()
+            logLevel.value = Logger.Level(rawValue: new.logLevel) ?? .info
+            loop.queue.async { loop.powerCommands = [.shutDown: new.shutdownCommand, .restart: new.restartCommand] }
+            let restart = ConfigReload.needingRestart(old: started, new: new)
+            let waiting = restart.isEmpty ? "" : "; changed but applied only at restart: \(restart.joined(separator: ", "))"
+            logger.notice("SIGHUP: configuration reloaded (applied: \(ConfigReload.applied.joined(separator: ", "))\(waiting)); rescanning the library")
+        } catch {
+            let oneLine = "\(error)".split(separator: "\n").joined(separator: " ")
+            logger.error("SIGHUP: the configuration was not reloaded, the running one is kept: \(oneLine)")
+        }
+        scanner.start()
     }
 }
 
@@ -222,7 +261,8 @@ final class BackgroundScanner: @unchecked Sendable {
     private let folder: String
     private let pool: DatabasePool
     private let logger: Logger
-    private let running = Mutex(false)
+    /// Whether a scan runs, and whether another was asked for meanwhile (it runs right after).
+    private let state = Mutex((running: false, again: false))
     var onProgress: @Sendable (Int) -> Void = { _ in }
     var onFinished: @Sendable () -> Void = {}
 
@@ -232,13 +272,18 @@ final class BackgroundScanner: @unchecked Sendable {
         self.logger = logger
     }
 
-    /// Starts a scan unless one is running.
+    /// Starts a scan; while one runs, one more is queued (any number of requests make one more scan).
     func start() {
-        let already = running.withLock { r in
-            defer { r = true }
-            return r
+        let already = state.withLock { s in
+            defer { s.running = true }
+            if s.running { s.again = true }
+            return s.running
         }
         guard !already else { return }
+        run()
+    }
+
+    private func run() {
         let thread = Thread { [self] in
             do {
                 let summary = try LibraryScanner(musicFolder: folder, database: pool, logger: logger).run { p in
@@ -248,8 +293,13 @@ final class BackgroundScanner: @unchecked Sendable {
             } catch {
                 logger.error("library scan failed: \(error)")
             }
-            running.withLock { $0 = false }
             onFinished()
+            let again = state.withLock { s in
+                s.running = s.again
+                s.again = false
+                return s.running
+            }
+            if again { run() }
         }
         thread.name = "clickwheel.scan"
         thread.start()

@@ -24,12 +24,16 @@ final class ServiceLoop: @unchecked Sendable {
     private var playback: AudioPlayback!
     private let player: AudioPlayer
     private var ticker: (any DispatchSourceTimer)?
+    /// The ticker is suspended: nothing on screen or in the model moves with time (`Engine.wantsTicks`).
+    private var tickerSuspended = false
     private let rescan: () -> Void
     /// The last update job handed out, and the one running (MPD's `updating_db`).
     private var updateJobs = 0
     private var runningJob: Int?
     /// Who hears about changes (the control server's idle clients); set before `start`.
     var listener: (@Sendable (MPDIdleSubsystems) -> Void)?
+    /// Settings → Shut Down / Restart run these (`/bin/sh -c`); set before `start`, or on the queue.
+    var powerCommands: [PowerAction: String] = [:]
 
     init(
         engine: Engine, display: (any TextDisplay)?, settings: SettingsStore, resume: ResumeStore,
@@ -64,8 +68,9 @@ final class ServiceLoop: @unchecked Sendable {
         if let r = playback.handle(report) { handle(.playback(r, at: MonotonicClock.now())) }
     }
 
-    /// Starts the tick timer (10 per second: marquees, holds, overlays) and draws the first frame; tells
-    /// the engine the wall time now and every minute.
+    /// Starts the tick timer (10 per second: marquees, holds, overlays; suspended while nothing moves,
+    /// see `Engine.wantsTicks`) and draws the first frame; tells the engine the wall time now and every
+    /// minute of ticking.
     func start() {
         queue.async { [self] in
             handle(.wallClock(unixMS: ResumeStore.nowMS(), at: MonotonicClock.now()))
@@ -80,6 +85,20 @@ final class ServiceLoop: @unchecked Sendable {
             }
             t.resume()
             ticker = t
+            updateTicker()
+        }
+    }
+
+    /// Suspends the tick timer when the engine has nothing that moves with time, resumes it when it has.
+    private func updateTicker() {
+        guard let ticker else { return }
+        let wanted = engine.wantsTicks()
+        if wanted && tickerSuspended {
+            tickerSuspended = false
+            ticker.resume()
+        } else if !wanted && !tickerSuspended {
+            tickerSuspended = true
+            ticker.suspend()
         }
     }
 
@@ -87,13 +106,16 @@ final class ServiceLoop: @unchecked Sendable {
         queue.async { [self] in handle(event) }
     }
 
-    /// Stops the timer, writes a last resume checkpoint, closes the display (on the loop's queue,
-    /// waiting for it) and stops the audio.
-    func shutdown() {
+    /// Stops the timer, writes a last resume checkpoint, shows Goodbye (with `goodbye`: an LCD keeps it;
+    /// a terminal that is being handed back does not want it) and closes the display (on the loop's
+    /// queue, waiting for it), then stops the audio.
+    func shutdown(goodbye: Bool = true) {
         queue.sync {
+            if tickerSuspended { ticker?.resume() }  // a suspended source must not be released
             ticker?.cancel()
             ticker = nil
             carryOut(engine.checkpointEffects())
+            if goodbye { handle(.shutdown(at: MonotonicClock.now())) }
             display?.close()
         }
         player.shutdown()  // stops the audio thread after the current command; the stream is closed
@@ -114,6 +136,7 @@ final class ServiceLoop: @unchecked Sendable {
 
     private func handle(_ event: Event) {
         carryOut(engine.handle(event))
+        updateTicker()
     }
 
     private func carryOut(_ effects: [Effect]) {
@@ -146,8 +169,36 @@ final class ServiceLoop: @unchecked Sendable {
                 do { try playState.bookmark(track, ms: ms) } catch { logger.error("cannot store a bookmark: \(error)") }
             case .episodeFinished(let track):
                 do { try playState.episodeFinished(track) } catch { logger.error("cannot mark an episode: \(error)") }
+            case .power(let action):
+                runPowerCommand(action)
             }
         }
+    }
+}
+
+extension ServiceLoop {
+    /// Runs the command configured for Settings → Shut Down / Restart on a thread of its own (the
+    /// engine's queue never waits for it) and logs one line with its exit status.
+    private func runPowerCommand(_ action: PowerAction) {
+        guard let command = powerCommands[action], !command.isEmpty else {
+            logger.warning("\(action.title): no command configured")
+            return
+        }
+        let logger = self.logger
+        let thread = Thread {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/bin/sh")
+            process.arguments = ["-c", command]
+            do {
+                try process.run()
+                process.waitUntilExit()
+                logger.notice("\(action.title): '\(command)' exited with status \(process.terminationStatus)")
+            } catch {
+                logger.error("\(action.title): cannot run '\(command)': \(error)")
+            }
+        }
+        thread.name = "clickwheel.power"
+        thread.start()
     }
 }
 
@@ -188,6 +239,7 @@ extension ServiceLoop: PlayerStateSource {
         queue.sync {
             let outcome = engine.control(request, at: MonotonicClock.now())
             carryOut(outcome.effects)
+            updateTicker()
             return outcome.result
         }
     }

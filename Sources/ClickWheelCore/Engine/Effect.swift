@@ -26,6 +26,8 @@ public enum Effect: Hashable, Sendable {
     case bookmark(TrackID, ms: Int)
     /// An episode was listened to (past 95 %): mark it played and forget its place.
     case episodeFinished(TrackID)
+    /// Settings → Shut Down / Restart was confirmed: run the configured command.
+    case power(PowerAction)
 
     /// What changed, for listeners (MPD idle subsystems).
     public enum Subsystem: String, Hashable, Sendable {

@@ -80,6 +80,7 @@ extension Engine {
         if case .setting(let key) = item.action {
             return ListLine(item.title, trailing: key.choices[key.choiceIndex(in: settings)])
         }
+        if item.action == .open(.menu(.sleepTimer)) { return ListLine(item.title, trailing: sleepLabel()) }
         return ListLine(item.title, submenu: item.opensSubmenu)
     }
 

@@ -66,6 +66,10 @@ extension Engine {
             onTheGo = []
             _ = back()
             return [.notify(.storedPlaylist)]
+        case .sleep(let choice):
+            return setSleep(choice)
+        case .power(let action):
+            return power(action)
         }
     }
 

@@ -34,6 +34,8 @@ extension Engine {
     /// consume removal.
     public func entry(after index: Int) -> Int? {
         let count = player.entries.count
+        // End of Track: the audio thread gets nothing to join; `sleepAtEndOfTrack` decides once it ended.
+        if sleepTimer == .endOfTrack { return nil }
         guard count > 0 else { return nil }
         let singleTrack = settings.repeatMode == .one || player.single != .off
         if singleTrack {
@@ -46,6 +48,7 @@ extension Engine {
 
     /// What plays after entry `index` ended (or failed: then the next one, whatever the repeat mode).
     private mutating func advance(after index: Int, failed: Bool) -> [Effect] {
+        if !failed, let asleep = sleepAtEndOfTrack(after: index) { return asleep }
         var effects: [Effect] = []
         var next: Int?
         let singleStop = !failed && (settings.repeatMode == .one || player.single != .off)

@@ -2,6 +2,8 @@
 extension Engine {
     /// The view of the current screen at the current time.
     mutating func view() -> ScreenView {
+        if goodbye { return .text(title: MenuCatalog.title(of: .main), lines: ["Goodbye"]) }
+        if let until = sleepNoticeUntil, now < until { return .text(title: "Sleep Timer", lines: ["Paused"]) }
         if locked, let until = lockNoticeUntil, now < until {
             return .text(title: "Locked", lines: ["Hold Play to unlock"])
         }

@@ -41,6 +41,11 @@ public struct Engine: Sendable {
     var statistics: LibraryStatistics?
     /// Checkpoints, restore and play counts (`Engine+Resume`, `Engine+PlayCounts`).
     var resume = ResumeTracker()
+    /// Settings → Sleep Timer (`Engine+Sleep`); nil: off.
+    public internal(set) var sleepTimer: SleepTimer?
+    var sleepNoticeUntil: Timestamp?
+    /// The service is stopping: the screen says Goodbye.
+    var goodbye = false
 
     public init(library: any LibraryReading, configuration: EngineConfiguration, settings: Settings = Settings()) {
         self.library = library
@@ -78,6 +83,8 @@ public struct Engine: Sendable {
             break
         case .restore(let state, _):
             effects += restore(state)
+        case .shutdown:
+            goodbye = true
         }
         effects = afterEvent(event, effects)
         if let frame = renderIfChanged() { effects.append(.render(frame)) }
@@ -112,6 +119,7 @@ public struct Engine: Sendable {
         }
         if let until = letterUntil, now >= until { letterUntil = nil }
         if let until = lockNoticeUntil, now >= until { lockNoticeUntil = nil }
+        effects += expireSleep()
         if nowPlayingMode != .normal && now.milliseconds(since: lastInput) >= Self.modeTimeoutMS {
             nowPlayingMode = .normal
         }

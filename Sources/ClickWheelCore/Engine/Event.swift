@@ -16,6 +16,8 @@ public enum Event: Hashable, Sendable {
     case wallClock(unixMS: Int64, at: Timestamp)
     /// What was playing before the last stop or power cut, restored paused (see `Engine+Resume`).
     case restore(ResumeState, at: Timestamp)
+    /// The service is stopping (SIGTERM/SIGINT): the screen shows Goodbye. Take `checkpointEffects()` first.
+    case shutdown(at: Timestamp)
 
     /// `steps` wheel steps at `time`.
     public static func wheel(_ steps: Int, at time: Timestamp) -> Event {
@@ -32,7 +34,7 @@ public enum Event: Hashable, Sendable {
         switch self {
         case .input(.wheel(_, let t)), .input(.button(_, _, let t)): t
         case .tick(let t), .playback(_, let t), .libraryChanged(let t), .scanning(_, let t), .settings(_, let t): t
-        case .wallClock(_, let t), .restore(_, let t): t
+        case .wallClock(_, let t), .restore(_, let t), .shutdown(let t): t
         }
     }
 }

@@ -34,6 +34,8 @@ public struct SearchState: Hashable, Sendable {
 /// The fixed menus.
 public enum MenuID: Hashable, Sendable {
     case main, music, settings, mainMenuItems, about, resetSettings
+    /// Settings → Sleep Timer's choices, and the confirmations of Shut Down and Restart.
+    case sleepTimer, shutDown, restart
 }
 
 /// A list screen: its title, where its rows come from, and fixed rows above them ("All Albums").
@@ -116,4 +118,8 @@ public enum MenuAction: Hashable, Sendable {
     case playNext(ContextTarget)
     case addToOnTheGo(ContextTarget)
     case clearOnTheGo
+    /// Set the sleep timer (and go back).
+    case sleep(SleepChoice)
+    /// Shut down or restart the machine (the confirmation's row).
+    case power(PowerAction)
 }

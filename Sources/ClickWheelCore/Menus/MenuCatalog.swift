@@ -9,6 +9,9 @@ public enum MenuCatalog {
         case .mainMenuItems: "Main Menu"
         case .about: "About"
         case .resetSettings: "Reset Settings"
+        case .sleepTimer: "Sleep Timer"
+        case .shutDown: PowerAction.shutDown.title
+        case .restart: PowerAction.restart.title
         }
     }
 
@@ -43,6 +46,9 @@ public enum MenuCatalog {
                 MenuItem("Main Menu", .open(.menu(.mainMenuItems))),
                 MenuItem("Rescan Library", .rescanLibrary),
                 MenuItem("Reset Settings", .open(.menu(.resetSettings))),
+                MenuItem("Sleep Timer", .open(.menu(.sleepTimer))),
+                MenuItem(PowerAction.shutDown.title, .open(.menu(.shutDown))),
+                MenuItem(PowerAction.restart.title, .open(.menu(.restart))),
             ]
         case .mainMenuItems:
             return [SettingKey.mainMusic, .mainPodcasts, .mainShuffleSongs].map { MenuItem($0.title, .setting($0)) }
@@ -50,6 +56,12 @@ public enum MenuCatalog {
             return []
         case .resetSettings:
             return [MenuItem("Cancel", .back), MenuItem("Reset", .resetSettings)]
+        case .sleepTimer:
+            return SleepChoice.all.map { MenuItem($0.title, .sleep($0)) }
+        case .shutDown:
+            return [MenuItem("Cancel", .back), MenuItem(PowerAction.shutDown.title, .power(.shutDown))]
+        case .restart:
+            return [MenuItem("Cancel", .back), MenuItem(PowerAction.restart.title, .power(.restart))]
         }
     }
 
