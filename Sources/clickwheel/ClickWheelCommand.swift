@@ -1,8 +1,11 @@
 import ArgumentParser
 
 /// The one executable: `clickwheel index | run | ctl | debug | calibrate`.
+///
+/// Async because `run` is (swift-argument-parser runs an async subcommand only under an async root);
+/// the other subcommands stay synchronous.
 @main
-struct ClickWheelCommand: ParsableCommand {
+struct ClickWheelCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "clickwheel",
         abstract: "An iPod classic for a Raspberry Pi: music library, click wheel, character LCD, MPD socket.",

@@ -8,11 +8,15 @@ import GRDB
 import Library
 import Logging
 import Playback
+import ServiceLifecycle
 import Synchronization
 
 /// `clickwheel run`: the service. Today: the library (indexed in the background), the engine with
 /// every menu, the terminal display and the keyboard as the wheel, and a silent player.
-struct RunCommand: ParsableCommand {
+///
+/// Its lifecycle is a `ServiceGroup` (swift-service-lifecycle): SIGTERM and SIGINT shut it down
+/// gracefully (see `ClickWheelService`); SIGHUP reloads the configuration and rescans.
+struct RunCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "run",
         abstract: "Run ClickWheel: browse and play the library with the wheel (here: the keyboard) on the display.",
@@ -93,7 +97,19 @@ struct RunCommand: ParsableCommand {
         }
     }
 
-    func run() throws {
+    func run() async throws {
+        // Starting opens the database, the display, the socket and the inputs, all of which block:
+        // on a thread of its own, as stopping is.
+        let service = try await onOwnThread("clickwheel.start") { Result { try self.start() } }.get()
+        let group = ServiceGroup(
+            configuration: ServiceGroupConfiguration(
+                services: [.init(service: service, successTerminationBehavior: .gracefullyShutdownGroup)],
+                gracefulShutdownSignals: [.sigterm, .sigint], logger: service.logger))
+        try await group.run()
+    }
+
+    /// Starts everything `clickwheel run` runs; `ClickWheelService` waits for the end and stops it all.
+    func start() throws -> ClickWheelService {
         let c = try resolvedConfig()
         if c.demo { try DemoLibrary.prepareOrExit(folder: c.music) }
         let folder = c.music
@@ -198,10 +214,10 @@ struct RunCommand: ParsableCommand {
             logger.error("library: cannot watch \(folder): \(error)")
         }
 
-        let done = DispatchSemaphore(value: 0)
+        let quit = ClickWheelService.Quit()
         var keyboard: KeyboardInput?
         if useKeyboard {
-            let k = KeyboardInput(holdMS: 1000) { done.signal() }
+            let k = KeyboardInput(holdMS: 1000) { quit() }
             try k.start { loop.post(.input($0)) }
             keyboard = k
         }
@@ -214,27 +230,20 @@ struct RunCommand: ParsableCommand {
                 logger.error("input: \(error)")
             }
         }
-        var signalSources: [any DispatchSourceSignal] = []
-        for sig in [SIGINT, SIGTERM, SIGHUP] {
-            signal(sig, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: sig, queue: .global())
+        // SIGTERM and SIGINT are the service group's; SIGHUP reloads and rescans.
+        signal(SIGHUP, SIG_IGN)
+        let hangup = DispatchSource.makeSignalSource(signal: SIGHUP, queue: .global())
+        if useTerminal {
             // On the terminal display a hangup means the terminal went away: stop, as before.
-            if sig == SIGHUP && !useTerminal {
-                source.setEventHandler { reload(from: c, logLevel: logLevel, loop: loop, scanner: scanner, logger: logger) }
-            } else {
-                source.setEventHandler { done.signal() }
-            }
-            source.resume()
-            signalSources.append(source)
+            hangup.setEventHandler { quit() }
+        } else {
+            hangup.setEventHandler { reload(from: c, logLevel: logLevel, loop: loop, scanner: scanner, logger: logger) }
         }
+        hangup.resume()
         logger.info("running: music \(folder) (\(watching)), database \(dbPath), display \(useTerminal ? "terminal" : "none")")
-        done.wait()
-        watcher?.stop()
-        keyboard?.stop()
-        evdev?.stop()
-        server.stop()
-        loop.shutdown(goodbye: !useTerminal)
-        logger.info("stopped")
+        return ClickWheelService(
+            loop: loop, server: server, watcher: watcher, keyboard: keyboard, evdev: evdev, goodbye: !useTerminal,
+            quit: quit, hangup: hangup, logger: logger)
     }
 
     /// SIGHUP: reads the configuration again, applies what can change while running (one log line
