@@ -84,7 +84,7 @@ extension PlayerLoop {
             let chunk = decoder.read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[0..<want]))
             let bytes: Int
             switch chunk {
-            case .data(let n), .end(let n), .newFormat(let n): bytes = n
+            case .data(let n), .end(let n): bytes = n
             case .failed: bytes = 0
             }
             let whole = bytes / format.frameSize * format.frameSize
@@ -100,9 +100,11 @@ extension PlayerLoop {
             }
             switch chunk {
             case .data: continue
-            case .end: currentEnded()
-            case .newFormat:
-                if decoder.format != format { changeFormat(resumeAt: nil, announce: false) }
+            case .end:
+                if decoder.droppedAlienReads > 0 {
+                    logger.notice("track \(decoder.track.id): skipped \(decoder.droppedAlienReads) damaged frame(s)")
+                }
+                currentEnded()
             case .failed(let reason):
                 logger.warning("track \(decoder.track.id) stopped decoding: \(reason)")
                 report(.failed(trackID: decoder.track.id, reason: reason))
@@ -123,21 +125,9 @@ extension PlayerLoop {
         if next.format == streamFormat {
             timeline.append(next.track)
         } else {
-            changeFormat(resumeAt: 0, announce: true)
+            // Another format: drain, then a new stream starts the next track from its beginning.
+            beginDrain(then: .drainingForFormat(sample: 0, announce: true))
         }
-    }
-
-    /// Drains the stream, then starts a new one for `current`'s format at `resumeAt` (nil: where the
-    /// decoder is, for a format change inside a track).
-    private func changeFormat(resumeAt sample: Int64?, announce: Bool) {
-        let at = sample ?? heardSampleEstimate()
-        beginDrain(then: .drainingForFormat(sample: at, announce: announce))
-    }
-
-    /// For a mid-track format change: the decoder's sample position where the new format starts.
-    private func heardSampleEstimate() -> Int64 {
-        guard let current, let last = timeline.segments.last, last.track == current.track else { return 0 }
-        return last.firstSample + timeline.written - last.start
     }
 
     private func beginDrain(then next: Activity) {
