@@ -20,8 +20,12 @@ extension PlayerLoop {
             case .drained: drained()
             }
         }
+        if case .fadingOut(let until, let deadline) = activity { corkAfterFade(until: until, deadline: deadline) }
         if pendingStart != nil { startPending() }
-        if activity == .playing && output.hasStream { fill() }
+        if activity == .playing && output.hasStream {
+            fill()
+            uncorkAfterFill()
+        }
         if connected { updatePosition() }
     }
 
@@ -30,13 +34,15 @@ extension PlayerLoop {
     func startPending() {
         guard let point = pendingStart else { return }
         pendingStart = nil
+        resumeFrom = nil
+        uncorkWhenFilled = false
         do {
             if current?.track != point.track {
                 if let later = current {
                     try later.seek(toSample: 0)
                     queued = later
                 }
-                current = try TrackDecoder(point.track)
+                current = try TrackDecoder(point.track, soundCheck: soundCheck)
             }
         } catch {
             logger.warning("cannot reopen track \(point.track.id): \(error)")
@@ -50,9 +56,26 @@ extension PlayerLoop {
             let format = decoder.format
             if output.hasStream && streamFormat == format {
                 output.cancelDrain()
-                let frame = try output.flush()
+                if point.fadeIn && !corked {
+                    // Flush and refill corked, so the server does not play on in silence meanwhile.
+                    try output.setPaused(true)
+                    corked = true
+                }
+                var frame: Int64
+                if point.fadeIn && corked {
+                    // A faded pause left silence queued after the fade: overwrite it from the frame the server
+                    // reads next, with a little more silence first (PulseAudio was seen to lose the first
+                    // 10-20 ms after an uncork: let that be silence, not the start of the fade-in).
+                    frame = try output.rewindWrites()
+                    frame += try writeSilence(milliseconds: Self.fadeLeadMilliseconds, format: format)
+                } else {
+                    frame = try output.flush()
+                }
                 timeline.restart(at: frame, track: point.track, sample: point.sample, announce: point.announce)
-                if corked != paused {
+                history.reset(at: frame)
+                if point.fadeIn && !paused {
+                    uncorkWhenFilled = true
+                } else if corked != paused {
                     try output.setPaused(paused)
                     corked = paused
                 }
@@ -63,7 +86,10 @@ extension PlayerLoop {
                 streamFormat = format
                 timeline = Timeline(rate: format.sampleRate)
                 timeline.restart(at: 0, track: point.track, sample: point.sample, announce: point.announce)
+                history = PCMHistory(format: format)
             }
+            fadeInLength = point.fadeIn ? Fade.frames(rate: format.sampleRate) : 0
+            fadeInRemaining = fadeInLength
             activity = .playing
         } catch let error as AudioOutputError {
             pendingStart = point
@@ -89,6 +115,13 @@ extension PlayerLoop {
             }
             let whole = bytes / format.frameSize * format.frameSize
             if whole > 0 {
+                if fadeInRemaining > 0 {
+                    let samples = UnsafeMutableRawBufferPointer(rebasing: buffer[0..<whole]).bindMemory(to: Int16.self)
+                    Fade.apply(
+                        samples, channels: format.channels, offset: fadeInLength - fadeInRemaining,
+                        length: fadeInLength, rising: true)
+                    fadeInRemaining = max(0, fadeInRemaining - whole / format.frameSize)
+                }
                 do {
                     try output.write(UnsafeRawBufferPointer(rebasing: buffer[0..<whole]))
                 } catch {
@@ -96,6 +129,7 @@ extension PlayerLoop {
                     return
                 }
                 timeline.wrote(frames: Int64(whole / format.frameSize))
+                history.record(UnsafeRawBufferPointer(rebasing: buffer[0..<whole]))
                 room -= whole
             }
             switch chunk {
@@ -155,7 +189,7 @@ extension PlayerLoop {
             streamFormat = nil
             pendingStart = StartPoint(track: current.track, sample: sample, announce: announce)
             startPending()
-        case .idle, .playing:
+        case .idle, .playing, .fadingOut, .fadedOut:
             break
         }
     }

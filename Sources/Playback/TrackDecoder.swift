@@ -33,7 +33,8 @@ final class TrackDecoder {
         case failed(String)
     }
 
-    init(_ track: AudioTrack) throws(PlaybackError) {
+    /// Opens `track`; with `soundCheck`, its ReplayGain is applied (`applyReplayGain`).
+    init(_ track: AudioTrack, soundCheck: Bool = false) throws(PlaybackError) {
         self.track = track
         fd = open(track.path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else {
@@ -44,6 +45,7 @@ final class TrackDecoder {
             try handle.allowNativeRatesS16()
             try handle.allowUnlimitedResync()
             try handle.open(fd: fd)
+            if soundCheck, let rg = track.replayGain { try handle.setVolume(rg.scale) }
             let f = try handle.format()
             format = PCMFormat(sampleRate: f.sampleRate, channels: f.channels)
         } catch {
@@ -92,6 +94,12 @@ final class TrackDecoder {
         } catch {
             throw PlaybackError("seek in \(track.path) failed (\(error))")
         }
+    }
+
+    /// Applies the track's ReplayGain (`on`) or unity gain to what is decoded from now on, in libmpg123's
+    /// synthesis (`mpg123_volume`): no extra pass over the samples, and it clips like the decoder does.
+    func applyReplayGain(_ on: Bool) {
+        try? handle.setVolume(on ? track.replayGain?.scale ?? 1 : 1)
     }
 
     /// Length in samples per channel when known (`mpg123_length`).
