@@ -26,7 +26,9 @@ extension PlayerLoop {
             fade.withUnsafeMutableBufferPointer {
                 Fade.apply($0, channels: format.channels, offset: 0, length: count, rising: false)
             }
-            fade += repeatElement(0, count: Int(end - start) * format.channels - fade.count)
+            // Silence over the rest of the queue, and some more: the cork comes well after the fade (below).
+            let silenceUntil = max(end, start + Int64(count) + 2 * Self.corkDelay(format))
+            fade += repeatElement(0, count: Int(silenceUntil - start) * format.channels - fade.count)
             let failure = fade.withUnsafeBytes { bytes -> AudioOutputError? in
                 do throws(AudioOutputError) { try output.write(bytes, at: start) } catch { return error }
                 return nil
@@ -35,12 +37,18 @@ extension PlayerLoop {
             let announce = !timeline.isHeard(at: start)
             timeline.cut(at: start + Int64(count))
             resumeFrom = StartPoint(track: here.track, sample: here.sample + Int64(count), announce: announce)
-            activity = .fadingOut(until: start + Int64(count), deadline: Date(timeIntervalSinceNow: 0.6))
+            // Cork well after the fade's end, in the silence after it: pipewire-pulse's clock runs ahead of
+            // what leaves its graph (a cork 40 ms after the end was seen to cut the fade's last 5 ms).
+            activity = .fadingOut(
+                until: start + Int64(count) + Self.corkDelay(format), deadline: Date(timeIntervalSinceNow: 0.8))
         } catch {
             outputFailed(error)
         }
         return true
     }
+
+    /// Frames of silence between the fade's end and the cork.
+    static func corkDelay(_ format: PCMFormat) -> Int64 { Int64(format.sampleRate * 120 / 1000) }
 
     /// Writes `milliseconds` of silence; returns the frames written.
     func writeSilence(milliseconds: Int, format: PCMFormat) throws(AudioOutputError) -> Int64 {

@@ -151,6 +151,14 @@ extension PlayerLoop {
     /// matches (gapless), after a drain when it does not, or drain to the end.
     func currentEnded() {
         guard let next = queued else {
+            // A little silence after the last track: pipewire-pulse was heard to cut the last milliseconds
+            // when the drained stream closes (a click at the end of the queue); now it cuts silence.
+            if let format = streamFormat {
+                do { _ = try writeSilence(milliseconds: 50, format: format) } catch {
+                    outputFailed(error)
+                    return
+                }
+            }
             beginDrain(then: .drainingToEnd)
             return
         }

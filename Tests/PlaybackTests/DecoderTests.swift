@@ -36,7 +36,8 @@ import Testing
             #expect(result.ended, "at \(fraction): did not end cleanly")
             #expect(result.format == whole.format, "at \(fraction): the format changed to \(result.format)")
             #expect(
-                seconds > 3 - junk - 0.1 && seconds <= 3,
+                // Neighbours of the zeroed frames can be lost too (bit reservoir): up to ~0.4 s in all was seen.
+                seconds > 3 - junk - 0.5 && seconds <= 3,
                 "at \(fraction) (forged header: \(forging)): \(seconds) s decoded, want about \(3 - junk) s")
         }
     }
