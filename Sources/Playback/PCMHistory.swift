@@ -25,14 +25,21 @@ struct PCMHistory {
         held = 0
     }
 
-    /// Records interleaved s16 frames written at `end`.
+    /// Records interleaved s16 frames written at `end` (at most two block copies: the audio thread does this
+    /// for every write).
     mutating func record(_ bytes: UnsafeRawBufferPointer) {
-        let input = bytes.bindMemory(to: Int16.self)
-        let frames = input.count / channels
+        let frames = bytes.count / (2 * channels)
         let skip = max(0, frames - capacity)
-        for f in skip..<frames {
-            let slot = Int((end + Int64(f)) % Int64(capacity)) * channels
-            for c in 0..<channels { samples[slot + c] = input[f * channels + c] }
+        var frame = skip
+        samples.withUnsafeMutableBytes { ring in
+            while frame < frames {
+                let slot = Int((end + Int64(frame)) % Int64(capacity))
+                let n = min(frames - frame, capacity - slot)
+                let size = 2 * channels
+                ring.baseAddress!.advanced(by: slot * size)
+                    .copyMemory(from: bytes.baseAddress!.advanced(by: frame * size), byteCount: n * size)
+                frame += n
+            }
         }
         end += Int64(frames)
         held = min(capacity, held + frames)
