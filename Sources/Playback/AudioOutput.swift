@@ -21,6 +21,15 @@ public protocol AudioOutput: AnyObject {
     func write(_ bytes: UnsafeRawBufferPointer) throws(AudioOutputError)
     /// Corks (pauses) or uncorks the stream.
     func setPaused(_ paused: Bool) throws(AudioOutputError)
+    /// The stream frame the server reads next, fresh from the server: frames from there to the last written
+    /// one are queued, not yet played.
+    func readFrame() throws(AudioOutputError) -> Int64
+    /// Makes the next `write` land at the frame the server reads next, over what is queued there (the
+    /// rest is overwritten by the writes that follow); returns that frame. For a corked stream.
+    func rewindWrites() throws(AudioOutputError) -> Int64
+    /// Writes whole frames at stream frame `frame` (at or after `readFrame()`), replacing what was queued
+    /// there; the next `write` lands after them.
+    func write(_ bytes: UnsafeRawBufferPointer, at frame: Int64) throws(AudioOutputError)
     /// Drops what is queued but not heard; returns the frame index the next write lands on.
     func flush() throws(AudioOutputError) -> Int64
     /// Plays out what is queued; `.drained` arrives in `takeEvents()` when it is heard.

@@ -77,6 +77,10 @@ public final class AudioPlayer: Sendable {
     /// Sets the stream volume, 0–100 on PulseAudio's percent scale (50 is −18 dB).
     public func setVolume(_ volume: Int) { mailbox.post(.volume(volume)) }
 
+    /// Sound Check on or off: each track's `replayGain` (from the index) is applied while decoding, held
+    /// down by its peak. It takes effect for the audio decoded from now on (~150 ms later).
+    public func setSoundCheck(_ on: Bool) { mailbox.post(.soundCheck(on)) }
+
     /// Plays the wheel click from the server's sample cache at `volume` (0–100; 0 is off).
     public func click(volume: Int) { mailbox.post(.click(volume: volume)) }
 

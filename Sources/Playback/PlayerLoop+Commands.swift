@@ -13,6 +13,7 @@ extension PlayerLoop {
         case .seek(let seconds): seek(to: seconds)
         case .stop: stop(reporting: true)
         case .volume(let v): setVolume(v)
+        case .soundCheck(let on): setSoundCheck(on)
         case .click(let v): if connected { output.playClick(volume: v) }
         case .shutdown: shuttingDown = true
         }
@@ -24,7 +25,7 @@ extension PlayerLoop {
         paused = false
         let decoder: TrackDecoder
         do {
-            decoder = try TrackDecoder(track)
+            decoder = try TrackDecoder(track, soundCheck: soundCheck)
         } catch {
             logger.warning("skipping track \(track.id): \(error)")
             report(.failed(trackID: track.id, reason: error.description))
@@ -45,7 +46,7 @@ extension PlayerLoop {
         queued = nil
         guard let track else { return }
         do {
-            queued = try TrackDecoder(track)
+            queued = try TrackDecoder(track, soundCheck: soundCheck)
         } catch {
             logger.warning("skipping queued track \(track.id): \(error)")
             report(.failed(trackID: track.id, reason: error.description))
@@ -59,9 +60,26 @@ extension PlayerLoop {
         }
     }
 
+    /// Pauses with a fade-out where audio is moving (see `fadeOut`), resumes a faded pause with a fade-in
+    /// from where the fade ended; otherwise corks or uncorks.
     private func setPaused(_ pause: Bool) {
         guard pause != paused else { return }
         paused = pause
+        if pause, fadeOut() {
+            report(.paused(.command))
+            return
+        }
+        if !pause, activity == .fadedOut || activity.isFadingOut {
+            if var point = resumeFrom ?? resumePoint() {
+                point.fadeIn = true
+                pendingStart = point
+                if connected { startPending() }
+            } else {
+                activity = .playing
+            }
+            report(.resumed)
+            return
+        }
         if output.hasStream && corked != pause {
             do {
                 try output.setPaused(pause)
@@ -92,9 +110,18 @@ extension PlayerLoop {
         timeline.clear()
         activity = .idle
         pendingStart = nil
+        resumeFrom = nil
+        uncorkWhenFilled = false
         heard = nil
         paused = false
         if reporting { report(.stopped) }
+    }
+
+    /// Turns Sound Check on or off, for the tracks open now too (what is already buffered keeps its level).
+    private func setSoundCheck(_ on: Bool) {
+        soundCheck = on
+        current?.applyReplayGain(on)
+        queued?.applyReplayGain(on)
     }
 
     private func setVolume(_ v: Int) {

@@ -20,8 +20,12 @@ extension PlayerLoop {
             case .drained: drained()
             }
         }
+        if case .fadingOut(let until, let deadline) = activity { corkAfterFade(until: until, deadline: deadline) }
         if pendingStart != nil { startPending() }
-        if activity == .playing && output.hasStream { fill() }
+        if activity == .playing && output.hasStream {
+            fill()
+            uncorkAfterFill()
+        }
         if connected { updatePosition() }
     }
 
@@ -30,13 +34,15 @@ extension PlayerLoop {
     func startPending() {
         guard let point = pendingStart else { return }
         pendingStart = nil
+        resumeFrom = nil
+        uncorkWhenFilled = false
         do {
             if current?.track != point.track {
                 if let later = current {
                     try later.seek(toSample: 0)
                     queued = later
                 }
-                current = try TrackDecoder(point.track)
+                current = try TrackDecoder(point.track, soundCheck: soundCheck)
             }
         } catch {
             logger.warning("cannot reopen track \(point.track.id): \(error)")
@@ -50,9 +56,26 @@ extension PlayerLoop {
             let format = decoder.format
             if output.hasStream && streamFormat == format {
                 output.cancelDrain()
-                let frame = try output.flush()
+                if point.fadeIn && !corked {
+                    // Flush and refill corked, so the server does not play on in silence meanwhile.
+                    try output.setPaused(true)
+                    corked = true
+                }
+                var frame: Int64
+                if point.fadeIn && corked {
+                    // A faded pause left silence queued after the fade: overwrite it from the frame the server
+                    // reads next, with a little more silence first (PulseAudio was seen to lose the first
+                    // 10-20 ms after an uncork: let that be silence, not the start of the fade-in).
+                    frame = try output.rewindWrites()
+                    frame += try writeSilence(milliseconds: Self.fadeLeadMilliseconds, format: format)
+                } else {
+                    frame = try output.flush()
+                }
                 timeline.restart(at: frame, track: point.track, sample: point.sample, announce: point.announce)
-                if corked != paused {
+                history.reset(at: frame)
+                if point.fadeIn && !paused {
+                    uncorkWhenFilled = true
+                } else if corked != paused {
                     try output.setPaused(paused)
                     corked = paused
                 }
@@ -63,7 +86,10 @@ extension PlayerLoop {
                 streamFormat = format
                 timeline = Timeline(rate: format.sampleRate)
                 timeline.restart(at: 0, track: point.track, sample: point.sample, announce: point.announce)
+                history = PCMHistory(format: format)
             }
+            fadeInLength = point.fadeIn ? Fade.frames(rate: format.sampleRate) : 0
+            fadeInRemaining = fadeInLength
             activity = .playing
         } catch let error as AudioOutputError {
             pendingStart = point
@@ -84,11 +110,18 @@ extension PlayerLoop {
             let chunk = decoder.read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[0..<want]))
             let bytes: Int
             switch chunk {
-            case .data(let n), .end(let n), .newFormat(let n): bytes = n
+            case .data(let n), .end(let n): bytes = n
             case .failed: bytes = 0
             }
             let whole = bytes / format.frameSize * format.frameSize
             if whole > 0 {
+                if fadeInRemaining > 0 {
+                    let samples = UnsafeMutableRawBufferPointer(rebasing: buffer[0..<whole]).bindMemory(to: Int16.self)
+                    Fade.apply(
+                        samples, channels: format.channels, offset: fadeInLength - fadeInRemaining,
+                        length: fadeInLength, rising: true)
+                    fadeInRemaining = max(0, fadeInRemaining - whole / format.frameSize)
+                }
                 do {
                     try output.write(UnsafeRawBufferPointer(rebasing: buffer[0..<whole]))
                 } catch {
@@ -96,13 +129,16 @@ extension PlayerLoop {
                     return
                 }
                 timeline.wrote(frames: Int64(whole / format.frameSize))
+                history.record(UnsafeRawBufferPointer(rebasing: buffer[0..<whole]))
                 room -= whole
             }
             switch chunk {
             case .data: continue
-            case .end: currentEnded()
-            case .newFormat:
-                if decoder.format != format { changeFormat(resumeAt: nil, announce: false) }
+            case .end:
+                if decoder.droppedAlienReads > 0 {
+                    logger.notice("track \(decoder.track.id): skipped \(decoder.droppedAlienReads) damaged frame(s)")
+                }
+                currentEnded()
             case .failed(let reason):
                 logger.warning("track \(decoder.track.id) stopped decoding: \(reason)")
                 report(.failed(trackID: decoder.track.id, reason: reason))
@@ -115,6 +151,14 @@ extension PlayerLoop {
     /// matches (gapless), after a drain when it does not, or drain to the end.
     func currentEnded() {
         guard let next = queued else {
+            // A little silence after the last track: pipewire-pulse was heard to cut the last milliseconds
+            // when the drained stream closes (a click at the end of the queue); now it cuts silence.
+            if let format = streamFormat {
+                do { _ = try writeSilence(milliseconds: 50, format: format) } catch {
+                    outputFailed(error)
+                    return
+                }
+            }
             beginDrain(then: .drainingToEnd)
             return
         }
@@ -123,21 +167,9 @@ extension PlayerLoop {
         if next.format == streamFormat {
             timeline.append(next.track)
         } else {
-            changeFormat(resumeAt: 0, announce: true)
+            // Another format: drain, then a new stream starts the next track from its beginning.
+            beginDrain(then: .drainingForFormat(sample: 0, announce: true))
         }
-    }
-
-    /// Drains the stream, then starts a new one for `current`'s format at `resumeAt` (nil: where the
-    /// decoder is, for a format change inside a track).
-    private func changeFormat(resumeAt sample: Int64?, announce: Bool) {
-        let at = sample ?? heardSampleEstimate()
-        beginDrain(then: .drainingForFormat(sample: at, announce: announce))
-    }
-
-    /// For a mid-track format change: the decoder's sample position where the new format starts.
-    private func heardSampleEstimate() -> Int64 {
-        guard let current, let last = timeline.segments.last, last.track == current.track else { return 0 }
-        return last.firstSample + timeline.written - last.start
     }
 
     private func beginDrain(then next: Activity) {
@@ -165,7 +197,7 @@ extension PlayerLoop {
             streamFormat = nil
             pendingStart = StartPoint(track: current.track, sample: sample, announce: announce)
             startPending()
-        case .idle, .playing:
+        case .idle, .playing, .fadingOut, .fadedOut:
             break
         }
     }

@@ -17,6 +17,11 @@ final class PlayerLoop {
         /// The next audio needs another stream format: waiting for the drain, then a new stream starts with
         /// `current` at `sample`.
         case drainingForFormat(sample: Int64, announce: Bool)
+        /// Pausing: the fade-out is written after a flush; the stream is corked once the clock passes
+        /// `until` (or at `deadline`, should the clock stall). `resumeFrom` says where to go on.
+        case fadingOut(until: Int64, deadline: Date)
+        /// Paused after a fade: corked, nothing queued past the fade; `resumeFrom` says where to go on.
+        case fadedOut
     }
 
     /// Where to start a stream once one can be opened (connected again, or after the old one died).
@@ -24,6 +29,8 @@ final class PlayerLoop {
         var track: AudioTrack
         var sample: Int64
         var announce: Bool
+        /// Ramp the first `Fade.milliseconds` up (resuming after a faded pause).
+        var fadeIn = false
     }
 
     let output: any AudioOutput
@@ -48,6 +55,17 @@ final class PlayerLoop {
     /// The track and sample last heard, from the stream clock.
     var heard: (track: AudioTrack, sample: Int64)?
     var pendingStart: StartPoint?
+    /// Where a faded pause goes on: the first frame after the fade-out.
+    var resumeFrom: StartPoint?
+    /// What was written lately, by stream frame (a pause fades it out).
+    var history = PCMHistory(format: PCMFormat(sampleRate: 44_100, channels: 2))
+    /// Frames of fade-in still to ramp, of `fadeInLength`.
+    var fadeInRemaining = 0
+    var fadeInLength = 0
+    /// Uncork once `fill` has written (a resume after a faded pause).
+    var uncorkWhenFilled = false
+    /// Sound Check: apply each track's ReplayGain (from the index) while decoding.
+    var soundCheck = false
     var lastPositionReport = Date.distantPast
     var shuttingDown = false
     let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 32 * 1024, alignment: 16)
@@ -85,6 +103,7 @@ final class PlayerLoop {
     /// output's clock), the retry interval while disconnected.
     private var waitTimeout: Double {
         if !connected { return max(0.01, nextAttempt.timeIntervalSinceNow) }
+        if case .fadingOut = activity { return 0.01 }
         return activity == .idle || paused ? 1 : 0.05
     }
 
@@ -123,6 +142,7 @@ final class PlayerLoop {
 
     /// Where to pick up after the stream is gone: what was heard last, else the start of what was written.
     func resumePoint() -> StartPoint? {
+        if let resumeFrom { return resumeFrom }
         if let heard { return StartPoint(track: heard.track, sample: heard.sample, announce: false) }
         if let first = timeline.segments.first {
             return StartPoint(track: first.track, sample: first.firstSample, announce: true)

@@ -1,11 +1,36 @@
+import Foundation
+
 /// A file to play and the id the engine knows it by (its queue's song id); reports carry the id back.
 public struct AudioTrack: Hashable, Sendable {
     public var id: Int
     public var path: String
+    /// The track's ReplayGain from the index, applied while Sound Check is on; nil when it has none.
+    public var replayGain: ReplayGain?
 
-    public init(id: Int, path: String) {
+    public init(id: Int, path: String, replayGain: ReplayGain? = nil) {
         self.id = id
         self.path = path
+        self.replayGain = replayGain
+    }
+}
+
+/// A track's ReplayGain values (TXXX `REPLAYGAIN_TRACK_GAIN`/`_PEAK` or RVA2, as the index stores them).
+public struct ReplayGain: Hashable, Sendable {
+    /// dB to apply for a reference loudness.
+    public var gain: Double
+    /// The track's peak sample, 1 = full scale; nil when unknown.
+    public var peak: Double?
+
+    public init(gain: Double, peak: Double? = nil) {
+        self.gain = gain
+        self.peak = peak
+    }
+
+    /// The linear factor: the gain, held down so the peak does not clip (`1 / peak` at most).
+    public var scale: Double {
+        let g = pow(10, gain / 20)
+        guard let peak, peak > 0 else { return g }
+        return min(g, 1 / peak)
     }
 }
 
@@ -47,6 +72,7 @@ enum PlayerCommand: Sendable {
     case seek(seconds: Double)
     case stop
     case volume(Int)
+    case soundCheck(Bool)
     case click(volume: Int)
     case shutdown
 }

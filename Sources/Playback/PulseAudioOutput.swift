@@ -83,6 +83,7 @@ public final class PulseAudioOutput: AudioOutput {
 
     public func closeStream() {
         stream = nil
+        nextWriteFrame = nil
     }
 
     public var hasStream: Bool { stream != nil }
@@ -93,11 +94,42 @@ public final class PulseAudioOutput: AudioOutput {
     public func writableBytes() -> Int { stream?.writableSize() ?? 0 }
 
     public func write(_ bytes: UnsafeRawBufferPointer) throws(AudioOutputError) {
+        if let frame = nextWriteFrame {
+            nextWriteFrame = nil
+            return try write(bytes, at: frame)
+        }
         do { try requireStream().write(bytes) } catch { throw Self.mapped(error) }
     }
 
     public func setPaused(_ paused: Bool) throws(AudioOutputError) {
         do { try requireStream().cork(paused) } catch { throw Self.mapped(error) }
+    }
+
+    public func rewindWrites() throws(AudioOutputError) -> Int64 {
+        let frame = try readFrame()
+        nextWriteFrame = frame
+        return frame
+    }
+
+    /// Where the next `write` lands when not simply after the last one (`rewindWrites`).
+    private var nextWriteFrame: Int64?
+
+    public func readFrame() throws(AudioOutputError) -> Int64 {
+        do {
+            let s = try requireStream()
+            return try s.readIndex() / Int64(s.spec.frameSize)
+        } catch {
+            throw Self.mapped(error)
+        }
+    }
+
+    public func write(_ bytes: UnsafeRawBufferPointer, at frame: Int64) throws(AudioOutputError) {
+        do {
+            let s = try requireStream()
+            try s.write(bytes, atIndex: frame * Int64(s.spec.frameSize))
+        } catch {
+            throw Self.mapped(error)
+        }
     }
 
     public func flush() throws(AudioOutputError) -> Int64 {

@@ -48,6 +48,27 @@ struct Timeline {
         segments.append(Segment(start: written, track: track, firstSample: 0))
     }
 
+    /// Drops what was written from stream frame `frame` on (after a flush): later segments go, `written`
+    /// comes back to `frame`; what was heard stays heard.
+    mutating func cut(at frame: Int64) {
+        segments.removeAll { $0.start > frame }
+        written = min(written, frame)
+        heard = min(heard, segments.count - 1)
+    }
+
+    /// Frames written of the segment playing at `frame`, from `frame` to its end (or what was written).
+    func framesInSegment(from frame: Int64) -> Int64 {
+        guard let i = index(at: frame) else { return 0 }
+        let end = i + 1 < segments.count ? segments[i + 1].start : written
+        return max(0, end - frame)
+    }
+
+    /// True when the segment playing at `frame` was already reported started.
+    func isHeard(at frame: Int64) -> Bool {
+        guard let i = index(at: frame) else { return false }
+        return i <= heard
+    }
+
     /// Records `frames` written after the last one.
     mutating func wrote(frames: Int64) { written += frames }
 

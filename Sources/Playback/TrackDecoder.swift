@@ -5,28 +5,36 @@ import Mpg123
 ///
 /// Thread rules: audio thread only (a libmpg123 handle belongs to one thread at a time). `init` opens
 /// the file and decodes the first frame, so a file that is not MP3 fails here, not mid-playback.
+///
+/// A track keeps the format it opened with. Damage can forge a frame header of another format (another
+/// rate or channel count) out of leftover frame data; libmpg123 then announces a "Frankenstein" format
+/// change, decodes a frame of noise and changes back at the next real header. Such frames are dropped
+/// like any other damage (`MPG123_NO_FRANKENSTEIN` is no help: it ends the stream there instead).
 final class TrackDecoder {
     let track: AudioTrack
-    private(set) var format: PCMFormat
+    let format: PCMFormat
     private let handle: Mpg123Handle
     private let fd: Int32
     /// Decode errors in a row without output; a file that keeps failing is given up.
     private var failures = 0
     static let maxFailures = 32
+    /// True while libmpg123 decodes in another format than the track's (forged headers): output dropped.
+    private var alien = false
+    /// MPEG frames' worth of output dropped for being in another format (for the log).
+    private(set) var droppedAlienReads = 0
 
     /// What one `read` produced.
     enum Chunk: Equatable {
-        /// `bytes` of PCM in the current format.
+        /// `bytes` of PCM in the track's format (0 when a read only got past damage).
         case data(bytes: Int)
-        /// `bytes` of PCM in the old format, then the stream changed format (see `format`).
-        case newFormat(bytes: Int)
         /// `bytes` of PCM, then the end of the track.
         case end(bytes: Int)
         /// The file cannot be decoded any further.
         case failed(String)
     }
 
-    init(_ track: AudioTrack) throws(PlaybackError) {
+    /// Opens `track`; with `soundCheck`, its ReplayGain is applied (`applyReplayGain`).
+    init(_ track: AudioTrack, soundCheck: Bool = false) throws(PlaybackError) {
         self.track = track
         fd = open(track.path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else {
@@ -37,6 +45,7 @@ final class TrackDecoder {
             try handle.allowNativeRatesS16()
             try handle.allowUnlimitedResync()
             try handle.open(fd: fd)
+            if soundCheck, let rg = track.replayGain { try handle.setVolume(rg.scale) }
             let f = try handle.format()
             format = PCMFormat(sampleRate: f.sampleRate, channels: f.channels)
         } catch {
@@ -57,13 +66,20 @@ final class TrackDecoder {
         switch status {
         case Mpg123Status.ok:
             failures = 0
+            if alien {
+                droppedAlienReads += 1
+                return .data(bytes: 0)
+            }
             return .data(bytes: bytes)
         case Mpg123Status.done:
-            return .end(bytes: bytes)
+            return .end(bytes: alien ? 0 : bytes)
         case Mpg123Status.newFormat:
-            failures = 0
-            if let f = try? handle.format() { format = PCMFormat(sampleRate: f.sampleRate, channels: f.channels) }
-            return .newFormat(bytes: bytes)
+            // The bytes returned with it are still in the format before the change.
+            let valid = alien ? 0 : bytes
+            if let f = try? handle.format() {
+                alien = PCMFormat(sampleRate: f.sampleRate, channels: f.channels) != format
+            }
+            return .data(bytes: valid)
         default:
             failures += 1
             if bytes > 0 || failures < Self.maxFailures { return .data(bytes: bytes) }
@@ -78,6 +94,12 @@ final class TrackDecoder {
         } catch {
             throw PlaybackError("seek in \(track.path) failed (\(error))")
         }
+    }
+
+    /// Applies the track's ReplayGain (`on`) or unity gain to what is decoded from now on, in libmpg123's
+    /// synthesis (`mpg123_volume`): no extra pass over the samples, and it clips like the decoder does.
+    func applyReplayGain(_ on: Bool) {
+        try? handle.setVolume(on ? track.replayGain?.scale ?? 1 : 1)
     }
 
     /// Length in samples per channel when known (`mpg123_length`).

@@ -1,6 +1,7 @@
 import ClickWheelCore
 import Dispatch
 import Foundation
+import Library
 import Logging
 import Playback
 
@@ -107,7 +108,10 @@ final class AudioPlayback {
         let token = nextToken
         nextToken += 1
         tokens[token] = index
-        return AudioTrack(id: token, path: musicFolder + "/" + info.path)
+        // Sound Check's gain from the index; the player applies it only while Sound Check is on.
+        let gain = (try? (library as? LibraryStore)?.replayGain(of: queue[index])).flatMap { $0 }
+            .map { ReplayGain(gain: $0.gain, peak: $0.peak) }
+        return AudioTrack(id: token, path: musicFolder + "/" + info.path, replayGain: gain)
     }
 
     /// Translates a player report into the engine's terms (nil: nothing the engine needs).

@@ -55,6 +55,7 @@ final class ServiceLoop: @unchecked Sendable {
             self.engine.entry(after: index)
         }
         player.setVolume(engine.settings.volume)
+        player.setSoundCheck(engine.settings.soundCheck)
         let reports = player.reports
         Task.detached { [weak self] in
             for await report in reports {
@@ -148,6 +149,7 @@ final class ServiceLoop: @unchecked Sendable {
             case .playback(let command):
                 playback.perform(command)
             case .persist(let settings):
+                player.setSoundCheck(settings.soundCheck)
                 do { try settingsStore.save(settings) } catch { logger.error("cannot save settings: \(error)") }
             case .rate(let track, let stars):
                 do { try settingsStore.rate(track, stars: stars) } catch { logger.error("cannot store rating: \(error)") }

@@ -4,11 +4,7 @@ import Testing
 
 /// Faults: the server restarting or missing, the sink going away, broken files.
 extension RealServerTests {
-    @Test(
-        "a sound server restart mid-track is survived: it reconnects and continues from the same place",
-        .enabled(
-            if: SoundServer.kind != "pipewire",
-            "known gap: under pipewire-start.sh this test does not finish (restart via the scripts from inside the test)"))
+    @Test("a sound server restart mid-track is survived: it reconnects and continues from the same place")
     func serverRestart() async throws {
         // 300 Hz → 1100 Hz over 8 s: position = (f − 300) / 100 seconds.
         let path = try fixtures.tone("long", frequency: "300:1100", seconds: 8)
@@ -50,10 +46,19 @@ extension RealServerTests {
             #expect(s > lastHeard - 0.5 && s < lastHeard + 1, "went on at \(s) s after losing it at \(lastHeard) s")
         }
         #expect(log.events.filter { $0 == .started(trackID: 9) }.count == 1, "no second start: \(log.events)")
-        // What the listener hears: the sweep goes on from about where it broke off.
-        let p0 = position(try #require(before.windows().compactMap(\.frequency).last, "nothing heard before"))
-        let p1 = position(try #require(after.windows().compactMap(\.frequency).first, "nothing heard after"))
-        #expect(p1 - p0 > -0.5 && p1 - p0 < 2.5, "heard \(p0) s before the restart and \(p1) s after")
+        // What the listener hears: the sweep goes on from about where it broke off. Medians of five windows
+        // (0.1 s): the first window of a fresh capture can hold an onset whose pitch means nothing (seen
+        // on PipeWire: 1911 Hz, then 506, 508, ... Hz).
+        let pitchesBefore = before.windows().compactMap(\.frequency).suffix(5).sorted()
+        let pitchesAfter = after.windows().compactMap(\.frequency).prefix(5).sorted()
+        try #require(pitchesBefore.count == 5 && pitchesAfter.count == 5, "heard too little around the restart")
+        let p0 = position(pitchesBefore[2])
+        let p1 = position(pitchesAfter[2])
+        let heardAfter = after.windows().filter { $0.frequency != nil }.prefix(8)
+            .map { String(format: "%.2f s: %.0f Hz", $0.time, $0.frequency ?? 0) }
+        #expect(
+            p1 - p0 > -0.5 && p1 - p0 < 2.5,
+            "heard \(p0) s before the restart and \(p1) s after; first pitches after: \(heardAfter)")
     }
 
     @Test("with no server at start it says so once, keeps trying, and plays when a server appears")
@@ -118,10 +123,12 @@ extension RealServerTests {
         try await log.wait(timeout: 15, "finished") { $0 == .finished(trackID: 4) }
     }
 
-    @Test("corrupt frames mid-file are skipped and the track plays on to its end")
+    @Test("corrupt frames mid-file (one forging a header of another format) are skipped; the track plays on")
     func corruptFrames() async throws {
         let clean = try fixtures.tone("clean", frequency: "440", seconds: 3)
-        let broken = try fixtures.corrupted(clean, at: 0.5, count: 3000)
+        // The forged header makes the case that used to cut the track short (about one fixture in three
+        // forged one by chance) happen every run.
+        let broken = try fixtures.corrupted(clean, at: 0.5, count: 3000, forgingHeader: true)
         let (player, log) = makePlayer()
         defer { player.shutdown() }
         let capture = try await Capture.start(into: fixtures.dir)
@@ -137,11 +144,9 @@ extension RealServerTests {
         let junk = 3 * 3000 / Double(size)
         let range = try #require(signal.audibleRange())
         let seconds = Double(range.count) / Double(signal.rate)
-        // Known gap: about one run in three libmpg123 ends the stream at the damage (DONE) instead of
-        // resyncing, although MPG123_RESYNC_LIMIT is −1; then only the first half is heard. Asserted here:
-        // the damage neither fails nor hangs the player, and the first half plays. Full recovery is wanted:
-        // seconds > 3 - junk - 0.2.
-        #expect(seconds > 1.3, "heard \(seconds) s of a 3 s track with \(junk) s of junk")
+        // Besides the zeroed bytes, the frames next to them can be lost (they lean on the damaged ones through
+        // the bit reservoir): up to ~0.4 s in all was seen. Cut short at the damage, only ~1.2-1.5 s is heard.
+        #expect(seconds > 3 - junk - 0.5 && seconds < 3.05, "heard \(seconds) s of a 3 s track with \(junk) s of junk")
         #expect(signal.silences(longerThan: 0.1).isEmpty, "a dropout: \(signal.silences(longerThan: 0.1))")
     }
 

@@ -51,4 +51,22 @@ import Testing
         t.wrote(frames: 10)
         #expect(t.finishAll() == [.started(a), .finished(a)])
     }
+
+    @Test func aCutDropsWhatFollowsAndKeepsWhatWasHeard() {
+        var t = Timeline(rate: 44_100)
+        t.restart(at: 0, track: a, sample: 0, announce: true)
+        t.wrote(frames: 100)
+        t.append(b)
+        t.wrote(frames: 100)
+        #expect(t.advance(to: 50) == [.started(a)])
+        #expect(t.framesInSegment(from: 60) == 40)
+        #expect(t.isHeard(at: 60))
+        #expect(!t.isHeard(at: 150))
+        t.cut(at: 60)
+        t.wrote(frames: 10)
+        #expect(t.segments.count == 1)
+        #expect(t.framesInSegment(from: 60) == 10)
+        #expect(t.position(at: 70)?.sample == 70)
+        #expect(t.advance(to: 70).isEmpty)
+    }
 }

@@ -102,7 +102,10 @@ class ClickWheel:
 
 
 def measure(server, pid, client, log_prefix):
+    """`client` is closed first: ClickWheel, like MPD by default, takes 100 clients, and the 100-connection
+    run needs them all; a fresh one asks for listallinfo afterwards."""
     import mpd_anchor
+    client.close()
     out = {}
     cpu0 = mpd_anchor.cpu_seconds(pid)
     wall, lat = asyncio.run(mpd_anchor.status_load(server.socket, 1, 2000))
@@ -116,9 +119,11 @@ def measure(server, pid, client, log_prefix):
     lat.sort()
     out["hundred"] = {"req_per_s": len(lat) / wall, "p50_ms": 1000 * lat[len(lat) // 2],
                       "p99_ms": 1000 * lat[int(0.99 * (len(lat) - 1))], "cpu_us_per_req": 1e6 * cpu / len(lat)}
+    client = connect(server.socket)
     before = rss_mib(pid)
     t0 = time.perf_counter()
     body = client.raw("listallinfo")
+    client.close()
     out["listallinfo"] = {"s": time.perf_counter() - t0, "mib": len(body) / 2 ** 20, "rss_before_mib": before,
                           "rss_after_mib": rss_mib(pid), "songs": body.count(b"\nfile: ") + body.startswith(b"file: ")}
     log("%s status x1: p50 %.3f ms p99 %.3f ms %.0f/s %.1f us CPU/req; x100: p50 %.3f p99 %.3f ms %.0f/s %.1f us CPU/req; "
@@ -172,12 +177,10 @@ def main():
                 if who == "mpd":
                     _, _, c = mpd.start()
                     row = measure(mpd, mpd.pid, c, "run %d mpd       " % (r + 1))
-                    c.close()
                     mpd.stop()
                 else:
                     c = cw.start()
                     row = measure(cw, cw.pid, c, "run %d clickwheel" % (r + 1))
-                    c.close()
                     cw.stop()
                 row["load1"] = mpd_anchor.loadavg()
                 res[who].append(row)

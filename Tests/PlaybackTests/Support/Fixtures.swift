@@ -56,13 +56,25 @@ final class Fixtures {
     }
 
     /// A copy of `mp3` with `count` bytes zeroed at `fraction` of its length: a few frames lose their
-    /// headers and data, as after a bad block on an SD card. (Random junk can also forge frame headers with
-    /// another format, a different case: libmpg123 may then switch format mid-track or end the stream.)
-    func corrupted(_ mp3: String, at fraction: Double, count: Int) throws -> String {
+    /// headers and data, as after a bad block on an SD card. With `forgingHeader`, the damage ends in a
+    /// forged frame of another format (MPEG 1 Layer III, 32 kHz mono, 64 kbit/s: 288 bytes, header then
+    /// junk), as leftover frame data sometimes forges one by chance: libmpg123 then announces a
+    /// "Frankenstein" format change for one frame of noise and changes back at the next real header.
+    func corrupted(_ mp3: String, at fraction: Double, count: Int, forgingHeader: Bool = false) throws -> String {
         var data = try Data(contentsOf: URL(fileURLWithPath: mp3))
         let start = Int(Double(data.count) * fraction)
-        for i in start..<min(data.count, start + count) { data[i] = 0 }
-        let p = path("corrupt-" + URL(fileURLWithPath: mp3).lastPathComponent)
+        let end = min(data.count, start + count)
+        for i in start..<end { data[i] = 0 }
+        if forgingHeader, end - start > 288 {
+            let forged = end - 288
+            data.replaceSubrange(forged..<forged + 4, with: [0xFF, 0xFB, 0x58, 0xC4])
+            var x: UInt32 = 12345
+            for i in forged + 4..<end {
+                x = (x &* 1_103_515_245 &+ 12345) & 0x7fff_ffff
+                data[i] = UInt8((x >> 16) & 0xff)
+            }
+        }
+        let p = path((forgingHeader ? "forged-" : "corrupt-") + URL(fileURLWithPath: mp3).lastPathComponent)
         _ = FileManager.default.createFile(atPath: p, contents: data)
         return p
     }
