@@ -28,9 +28,9 @@ extension ControlCommands {
                 {
                     let elapsed = Double(p.elapsedMS) / 1000
                     w.field("time", "\(Int(elapsed.rounded())):\((song.durationMS + 500) / 1000)")
-                    w.field("elapsed", String(format: "%.3f", elapsed))
+                    w.field("elapsed", SongWriter.seconds(ms: p.elapsedMS))
                     w.field("bitrate", song.bitrate)
-                    w.field("duration", String(format: "%.3f", Double(song.durationMS) / 1000))
+                    w.field("duration", SongWriter.seconds(ms: song.durationMS))
                     w.field("audio", "\(song.sampleRate):16:\(song.channels)")
                 }
                 if let next = ctx.nextPosition(after: current, in: p) {
