@@ -55,7 +55,7 @@ for run in "${runs[@]}"; do
     nodes+=("$d on $node")
   done
   echo "[evdev-tests] $run: ${nodes[*]}" >&2
-  if ! CW_TEST_EVDEV_DIR=/dev/input CW_TEST_EVDEV_DEVICES="$run" timeout 120 \
+  if ! CW_TEST_EVDEV_DIR=/dev/input CW_TEST_EVDEV_DEVICES="$run" timeout -k 15 180 \
        umockdev-run "${mock[@]}" -- \
        swift test --skip-build --filter "DevicesTests.${suite[$run]}"; then
     echo "[evdev-tests] $run: FAILED" >&2; rc=1

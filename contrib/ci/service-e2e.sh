@@ -20,6 +20,6 @@ trap 'bash contrib/ci/lcdd-stop.sh; bash contrib/ci/pulse-stop.sh' EXIT
 
 node="$(sed -n 's/^# device //p' "$EV/rotary.evemu")"
 echo "[service-e2e] PulseAudio $PULSE_SERVER, LCDd $CW_LCDD_HOST:$CW_LCDD_PORT, rotary encoder on $node" >&2
-CW_E2E_WHEEL="$node" timeout 300 \
+CW_E2E_WHEEL="$node" timeout -k 15 300 \
   umockdev-run -d "$EV/rotary.umockdev" -i "$node=$EV/rotary.ioctl" -e "$node=$EV/rotary.evemu" -- \
   swift test --skip-build --filter "EndToEndTests.FullServiceTests"
