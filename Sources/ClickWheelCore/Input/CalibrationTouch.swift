@@ -27,30 +27,19 @@ public enum TouchCalibration {
     public static func touches(_ events: [RawInputEvent]) -> (touches: [[Point]], dropped: Bool) {
         var touches: [[Point]] = []
         var current: [Point] = []
-        var x: Int32?
-        var y: Int32?
-        var slot: Int32 = 0
-        var keyTouch = false
-        var mtTouch = false
+        var sample = TouchSample()
         var dropped = false
         for e in events {
             switch (e.type, e.code) {
             case (EvdevCode.evSyn, EvdevCode.synDropped): dropped = true
             case (EvdevCode.evSyn, EvdevCode.synReport):
-                if keyTouch || mtTouch {
-                    if let x, let y { current.append(Point(x: Double(x), y: Double(y))) }
+                if sample.touching {
+                    if let x = sample.x, let y = sample.y { current.append(Point(x: Double(x), y: Double(y))) }
                 } else if !current.isEmpty {
                     touches.append(current)
                     current = []
                 }
-            case (EvdevCode.evAbs, EvdevCode.absX): x = e.value
-            case (EvdevCode.evAbs, EvdevCode.absY): y = e.value
-            case (EvdevCode.evAbs, EvdevCode.absMTSlot): slot = e.value
-            case (EvdevCode.evAbs, EvdevCode.absMTPositionX) where slot == 0: x = e.value
-            case (EvdevCode.evAbs, EvdevCode.absMTPositionY) where slot == 0: y = e.value
-            case (EvdevCode.evAbs, EvdevCode.absMTTrackingID) where slot == 0: mtTouch = e.value >= 0
-            case (EvdevCode.evKey, EvdevCode.btnTouch): keyTouch = e.value != 0
-            default: break
+            default: sample.feed(type: e.type, code: e.code, value: e.value)
             }
         }
         if !current.isEmpty { touches.append(current) }

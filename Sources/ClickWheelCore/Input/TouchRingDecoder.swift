@@ -42,11 +42,7 @@ public struct TouchRingDecoder: Hashable, Sendable {
     /// The longest touch, in milliseconds, that still counts as a tap.
     public var tapMaxMS: Int64 = 400
 
-    private var x: Int32?
-    private var y: Int32?
-    private var slot: Int32 = 0
-    private var keyTouch = false
-    private var mtTouch = false
+    private var sample = TouchSample()
     private var wasTouching = false
     private var dropping = false
     private var lastAngle: Double?
@@ -83,23 +79,17 @@ public struct TouchRingDecoder: Hashable, Sendable {
             return frame(at: event.time)
         case _ where dropping:
             return []
-        case (EvdevCode.evAbs, EvdevCode.absX): x = event.value
-        case (EvdevCode.evAbs, EvdevCode.absY): y = event.value
-        case (EvdevCode.evAbs, EvdevCode.absMTSlot): slot = event.value
-        case (EvdevCode.evAbs, EvdevCode.absMTPositionX) where slot == 0: x = event.value
-        case (EvdevCode.evAbs, EvdevCode.absMTPositionY) where slot == 0: y = event.value
-        case (EvdevCode.evAbs, EvdevCode.absMTTrackingID) where slot == 0: mtTouch = event.value >= 0
-        case (EvdevCode.evKey, EvdevCode.btnTouch): keyTouch = event.value != 0
-        default: break
+        default:
+            sample.feed(type: event.type, code: event.code, value: event.value)
         }
         return []
     }
 
-    private var touching: Bool { keyTouch || mtTouch }
+    private var touching: Bool { sample.touching }
 
     /// The finger's position in −1…1 on both axes, nil before the first position of a touch.
     private var normalised: (x: Double, y: Double)? {
-        guard let x, let y else { return nil }
+        guard let x = sample.x, let y = sample.y else { return nil }
         if let ring {
             return ((Double(x) - ring.centerX) / ring.radius, (Double(y) - ring.centerY) / ring.radius)
         }
@@ -165,10 +155,7 @@ public struct TouchRingDecoder: Hashable, Sendable {
     private mutating func reset(at time: Timestamp) -> [InputEvent] {
         let out: [InputEvent] = selectHeld ? [.button(.select, .up, at: time)] : []
         clear()
-        keyTouch = false
-        mtTouch = false
-        x = nil
-        y = nil
+        sample.lift()
         return out
     }
 
