@@ -122,11 +122,6 @@ final class ServiceLoop: @unchecked Sendable {
         player.shutdown()  // stops the audio thread after the current command; the stream is closed
     }
 
-    /// Tells idle clients something outside the engine changed (the library after a scan).
-    func announce(_ subsystems: MPDIdleSubsystems) {
-        queue.async { [self] in listener?(subsystems) }
-    }
-
     /// A scan ended: the update job (if one was asked for) is done.
     func scanFinished() {
         queue.async { [self] in
