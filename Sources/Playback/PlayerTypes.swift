@@ -3,13 +3,21 @@ import Foundation
 /// A file to play and the id the engine knows it by (its queue's song id); reports carry the id back.
 public struct AudioTrack: Hashable, Sendable {
     public var id: Int
-    public var path: String
+    /// The path as text, for log lines (a file name that is not valid UTF-8 shows U+FFFD here).
+    public var path: String { String(decoding: pathBytes, as: UTF8.self) }
+    /// The exact bytes the file system knows the file by; what the decoder opens.
+    public var pathBytes: [UInt8]
     /// The track's ReplayGain from the index, applied while Sound Check is on; nil when it has none.
     public var replayGain: ReplayGain?
 
     public init(id: Int, path: String, replayGain: ReplayGain? = nil) {
+        self.init(id: id, pathBytes: Array(path.utf8), replayGain: replayGain)
+    }
+
+    /// A file known by its raw name bytes (Linux file names are bytes, not necessarily UTF-8).
+    public init(id: Int, pathBytes: [UInt8], replayGain: ReplayGain? = nil) {
         self.id = id
-        self.path = path
+        self.pathBytes = pathBytes
         self.replayGain = replayGain
     }
 }

@@ -36,7 +36,9 @@ final class TrackDecoder {
     /// Opens `track`; with `soundCheck`, its ReplayGain is applied (`applyReplayGain`).
     init(_ track: AudioTrack, soundCheck: Bool = false) throws(PlaybackError) {
         self.track = track
-        fd = open(track.path, O_RDONLY | O_CLOEXEC)
+        fd = (track.pathBytes + [0]).withUnsafeBufferPointer { name in
+            name.withMemoryRebound(to: CChar.self) { open($0.baseAddress!, O_RDONLY | O_CLOEXEC) }
+        }
         guard fd >= 0 else {
             throw PlaybackError("cannot open \(track.path): \(String(cString: strerror(errno)))")
         }

@@ -104,14 +104,20 @@ final class AudioPlayback {
     }
 
     private func audioTrack(_ index: Int) -> AudioTrack? {
-        guard queue.indices.contains(index), let info = try? library.track(queue[index]) else { return nil }
+        guard queue.indices.contains(index), let file = playableFile(queue[index]) else { return nil }
         let token = nextToken
         nextToken += 1
         tokens[token] = index
         // Sound Check's gain from the index; the player applies it only while Sound Check is on.
-        let gain = (try? (library as? LibraryStore)?.replayGain(of: queue[index])).flatMap { $0 }
-            .map { ReplayGain(gain: $0.gain, peak: $0.peak) }
-        return AudioTrack(id: token, path: musicFolder + "/" + info.path, replayGain: gain)
+        let gain = file.gain.map { ReplayGain(gain: $0, peak: file.peak) }
+        return AudioTrack(id: token, pathBytes: Array(musicFolder.utf8) + [UInt8(ascii: "/")] + file.relativePath,
+                          replayGain: gain)
+    }
+
+    /// The file's exact name bytes (a name that is not valid UTF-8 plays too) and its gain.
+    private func playableFile(_ id: TrackID) -> PlayableFile? {
+        if let store = library as? LibraryStore { return try? store.playableFile(id) }
+        return (try? library.track(id)).flatMap { $0 }.map { PlayableFile(relativePath: Array($0.path.utf8)) }
     }
 
     /// Translates a player report into the engine's terms (nil: nothing the engine needs).

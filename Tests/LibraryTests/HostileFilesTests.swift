@@ -35,6 +35,15 @@ import Testing
         // A rescan recognises the same bytes: nothing changes.
         let again = try index(music, into: pool)
         #expect(again.unchanged == 1 && again.added == 0 && again.removed == 0)
+        // Playback is given the exact bytes, and they open the file (the U+FFFD text would not).
+        let id: Int64 = try pool.read { try Int64.fetchOne($0, sql: "SELECT id FROM tracks")! }
+        let file = try #require(try LibraryStore(pool).playableFile(id))
+        #expect(file.relativePath == name)
+        let full = Array(music.utf8) + [0x2F] + file.relativePath + [0]
+        let opened = full.withUnsafeBufferPointer { $0.withMemoryRebound(to: CChar.self) { open($0.baseAddress!, O_RDONLY) } }
+        #expect(opened >= 0)
+        if opened >= 0 { close(opened) }
+        #expect(open(music + "/" + (row["path"] as String), O_RDONLY) < 0)
     }
 
     @Test func symlinkLoopsAndBrokenLinksAreReportedNotFollowedForever() throws {
