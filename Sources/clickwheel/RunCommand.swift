@@ -222,6 +222,11 @@ struct RunCommand: AsyncParsableCommand {
             keyboard = k
         }
         let evdev = DeviceSetup.evdev(c, logger: logger)
+        loop.queue.sync {
+            loop.wheelCalibration = WheelCalibrationLink(
+                evdev: evdev, config: c, configFile: config ?? (FileManager.default.fileExists(
+                    atPath: ConfigLoader.systemPath) ? ConfigLoader.systemPath : nil), logger: logger)
+        }
         if let evdev {
             do {
                 try evdev.start { loop.post(.input($0)) }
