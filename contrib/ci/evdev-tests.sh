@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # evdev-tests.sh - runs the evdev reader tests against fake input devices under umockdev.
 #
-# Usage:  contrib/ci/evdev-tests.sh [rotary|buttons|touchpad|debugger|hotplug|calibrate-rotary|calibrate-touchpad ...]
-#         (default: all seven)
+# Usage:  contrib/ci/evdev-tests.sh [rotary|buttons|touchpad|debugger|hotplug|calibrate-rotary|calibrate-touchpad|live-profile ...]
+#         (default: all eight)
 #
 # No /dev/input or uinput needed: umockdev-run (LD_PRELOAD) gives the child a fake /sys and
 # /dev/input/eventN answering libevdev's ioctls (Tests/DevicesTests/Evdev/NAME.ioctl) and replays
@@ -20,7 +20,7 @@ die() { printf '[evdev-tests] ERROR: %s\n' "$*" >&2; exit 1; }
 command -v umockdev-run >/dev/null || die "umockdev-run missing (apt-get install umockdev)"
 
 runs=("$@")
-[ ${#runs[@]} -gt 0 ] || runs=(rotary buttons touchpad debugger hotplug calibrate-rotary calibrate-touchpad)
+[ ${#runs[@]} -gt 0 ] || runs=(rotary buttons touchpad debugger hotplug calibrate-rotary calibrate-touchpad live-profile)
 
 # The .ioctl answers hold `unsigned long` bitmaps: on a host whose long is not 8 bytes (armhf), use
 # fixtures generated for it (same devices and traces) instead of the committed ones.
@@ -38,15 +38,17 @@ swift build --build-tests
 # the suite whose tests check it. A trace is replayed once per umockdev-run, so two readers of one
 # device need two runs.
 declare -A device=([rotary]=rotary [buttons]=buttons [touchpad]=touchpad [debugger]=buttons [hotplug]=rotary
+                   [live-profile]=rotary
                    [calibrate-rotary]="rotary buttons" [calibrate-touchpad]=touchpad)
 declare -A trace=([calibrate-rotary]=-calibrate [calibrate-touchpad]=-calibrate)
 declare -A suite=([rotary]=EvdevReplayTests [buttons]=EvdevReplayTests [touchpad]=EvdevReplayTests
                   [debugger]=HarnessTests [hotplug]=EvdevHotplugTests
-                  [calibrate-rotary]=CalibrateReplayTests [calibrate-touchpad]=CalibrateReplayTests)
+                  [calibrate-rotary]=CalibrateReplayTests [calibrate-touchpad]=CalibrateReplayTests
+                  [live-profile]=EvdevLiveProfileTests)
 rc=0
 for run in "${runs[@]}"; do
   ds="${device[$run]:-}"
-  [ -n "$ds" ] || die "unknown run '$run' (rotary|buttons|touchpad|debugger|hotplug|calibrate-rotary|calibrate-touchpad)"
+  [ -n "$ds" ] || die "unknown run '$run' (rotary|buttons|touchpad|debugger|hotplug|calibrate-rotary|calibrate-touchpad|live-profile)"
   mock=(); nodes=()
   for d in $ds; do
     evemu="$EV/$d${trace[$run]:-}.evemu"
