@@ -85,6 +85,16 @@ final class WheelCalibrationLink: @unchecked Sendable {
         evdev?.forwardRawEvents(to: post)
     }
 
+    /// SIGHUP: the wheel keys of the configuration read again go to the open devices.
+    func reload(_ new: ServiceConfig) {
+        config.stepsPerDetent = new.stepsPerDetent
+        config.degreesPerStep = new.degreesPerStep
+        config.invertWheel = new.invertWheel
+        config.touchRing = new.touchRing
+        config.selectKey = new.selectKey
+        evdev?.apply(profiles: [DeviceSetup.profile(config)])
+    }
+
     /// Writes the findings into the configuration file and applies them to the open devices.
     func save(_ result: CalibrationResult) -> WheelSaveOutcome {
         config = config.calibrated(by: result)

@@ -258,7 +258,10 @@ struct RunCommand: AsyncParsableCommand {
         do {
             let new = try resolvedConfig()
             logLevel.value = Logger.Level(rawValue: new.logLevel) ?? .info
-            loop.queue.async { loop.powerCommands = [.shutDown: new.shutdownCommand, .restart: new.restartCommand] }
+            loop.queue.async {
+                loop.powerCommands = [.shutDown: new.shutdownCommand, .restart: new.restartCommand]
+                loop.wheelCalibration?.reload(new)
+            }
             let restart = ConfigReload.needingRestart(old: started, new: new)
             let waiting = restart.isEmpty ? "" : "; changed but applied only at restart: \(restart.joined(separator: ", "))"
             logger.notice("SIGHUP: configuration reloaded (applied: \(ConfigReload.applied.joined(separator: ", "))\(waiting)); rescanning the library")
