@@ -222,11 +222,10 @@ struct RunCommand: AsyncParsableCommand {
             keyboard = k
         }
         let evdev = DeviceSetup.evdev(c, logger: logger)
-        loop.queue.sync {
-            loop.wheelCalibration = WheelCalibrationLink(
-                evdev: evdev, config: c, configFile: config ?? (FileManager.default.fileExists(
-                    atPath: ConfigLoader.systemPath) ? ConfigLoader.systemPath : nil), logger: logger)
-        }
+        // Settings → Wheel saves into the file the configuration came from (as resolvedConfig picks it).
+        let configFile = config ?? (FileManager.default.fileExists(atPath: ConfigLoader.systemPath) ? ConfigLoader.systemPath : nil)
+        let wheel = WheelCalibrationLink(evdev: evdev, config: c, configFile: configFile, logger: logger)
+        loop.queue.sync { loop.wheelCalibration = wheel }
         if let evdev {
             do {
                 try evdev.start { loop.post(.input($0)) }

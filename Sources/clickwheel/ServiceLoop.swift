@@ -34,7 +34,8 @@ final class ServiceLoop: @unchecked Sendable {
     var listener: (@Sendable (MPDIdleSubsystems) -> Void)?
     /// Settings → Shut Down / Restart run these (`/bin/sh -c`); set before `start`, or on the queue.
     var powerCommands: [PowerAction: String] = [:]
-    /// Settings → Wheel's raw input and saving; set before `start` (nil: nothing to read or save).
+    /// Settings → Wheel's raw input and saving; set before `start`, or on the queue (nil: nothing to
+    /// read, and a Save is answered "not written").
     var wheelCalibration: WheelCalibrationLink?
 
     init(

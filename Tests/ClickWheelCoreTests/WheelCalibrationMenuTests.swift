@@ -114,6 +114,8 @@ import Testing
         s.wait(ms: 400)
         walk.snap("the summary", s.frame)
         #expect(!s.forwarding, "raw input no longer needed")
+        let ticking = s.h.engine.wantsTicks()
+        #expect(!ticking, "the summary waits without ticking")
         s.h.turn(1)
         walk.snap("Cancel under the cursor", s.frame)
         s.h.turn(-1)
@@ -214,6 +216,8 @@ import Testing
     @Test func nothingFor30SecondsEndsTheFlow() {
         var s = Shell(DisplayGeometry(columns: 16, rows: 2))
         s.openWheel()
+        let ticking = s.h.engine.wantsTicks()
+        #expect(ticking, "a measuring step times out")
         s.wait(ms: 29_900)
         #expect(s.screen == ["One click right", "or circle once"])
         s.wait(ms: 200)

@@ -53,6 +53,15 @@ public struct WheelSetup: Sendable {
     /// True while the shell should forward raw events.
     public var isMeasuring: Bool { phase == .measuring }
 
+    /// True while time changes something: steps settle and time out, notices and the last message
+    /// run out. The summary and Saving… wait for input or the shell's answer alone.
+    var wantsTicks: Bool {
+        switch phase {
+        case .measuring, .finished: true
+        case .summary, .saving: false
+        }
+    }
+
     /// True when `time` is that of a raw event seen lately: decoded input from the same hardware.
     func isEcho(_ time: Timestamp) -> Bool { recentRawTimes.contains(time) }
 
