@@ -17,7 +17,8 @@ struct CalibrateCommand: ParsableCommand {
         commandName: "calibrate",
         abstract: "Measure the wheel (steps per detent, direction, touch-ring geometry) and the Select key.",
         discussion: """
-            Stop the service first (it holds the devices). Three steps: turn one detent clockwise (on a \
+            Stop the service first (it holds the devices), or use Settings → Wheel on the running \
+            service, which asks the same on the LCD. Three steps: turn one detent clockwise (on a \
             touchpad: draw one full circle clockwise), one full turn clockwise (touchpad: the circle \
             again), press Select. A step that cannot be read is asked again. With --write the keys \
             steps_per_detent or touch_ring and degrees_per_step, invert_wheel and select_key are set in \
