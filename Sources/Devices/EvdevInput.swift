@@ -40,12 +40,15 @@ public final class EvdevInput: InputSource, @unchecked Sendable {
         var readers: [String: EvdevReader] = [:]
         var finished: [EvdevReader] = []
         var sink: (@Sendable (InputEvent) -> Void)?
+        /// The profiles in use: the configuration's, until `apply(profiles:)`.
+        var profiles: [EvdevProfile]
     }
 
     public let configuration: Configuration
     private let logger: Logger
     private let observer: (@Sendable (EvdevObservation) -> Void)?
-    private let state = Mutex(State())
+    private let state: Mutex<State>
+    private let rawTap = EvdevRawTap()
     private var watcher: InputDirectoryWatcher?
 
     /// `observer`, when given, sees every raw event with what it decoded to (the input debugger).
@@ -56,6 +59,27 @@ public final class EvdevInput: InputSource, @unchecked Sendable {
         self.configuration = configuration
         self.logger = logger
         self.observer = observer
+        state = Mutex(State(profiles: configuration.profiles))
+    }
+
+    /// Replaces the profiles (`configuration.profiles` keeps the ones it started with): every open
+    /// device decodes with its new profile from its next event on, devices opened later pick from
+    /// these. For a calibration applied while running; a device's grab does not change.
+    public func apply(profiles: [EvdevProfile]) {
+        let readers = state.withLock { s in
+            s.profiles = profiles
+            return Array(s.readers.values)
+        }
+        for r in readers {
+            let number = r.deviceNumber
+            r.apply(EvdevProfile.pick(from: profiles, path: r.path, deviceNumber: number, name: r.name))
+        }
+    }
+
+    /// Also sends every raw event of every device to `sink` (with the device's node), before what it
+    /// decodes to; nil stops that. Settings → Wheel measures the wheel with them.
+    public func forwardRawEvents(to sink: (@Sendable (String, RawInputEvent) -> Void)?) {
+        rawTap.set(sink)
     }
 
     deinit { stop() }
@@ -139,7 +163,8 @@ public final class EvdevInput: InputSource, @unchecked Sendable {
         guard only.isEmpty || only.contains(where: { $0.fits(path: path, deviceNumber: number, name: name) }) else {
             return
         }
-        let profile = EvdevProfile.pick(from: configuration.profiles, path: path, deviceNumber: number, name: name)
+        let profiles = state.withLock { $0.profiles }
+        let profile = EvdevProfile.pick(from: profiles, path: path, deviceNumber: number, name: name)
         let capabilities = EvdevCapabilities(device: device, profile: profile)
         guard capabilities.isUseful else {
             logger.debug("input: ignoring \(path) \"\(name)\" (no wheel, touch ring or buttons)")
@@ -166,7 +191,7 @@ public final class EvdevInput: InputSource, @unchecked Sendable {
         do {
             let reader = try EvdevReader(
                 device: device, deviceNumber: number, capabilities: capabilities, profile: profile, sink: sink,
-                observer: observer,
+                observer: observer, rawTap: rawTap,
                 onGone: { [weak self] reader, error in self?.gone(reader, error) })
             let added = state.withLock { s -> Bool in
                 guard s.readers[path] == nil, s.sink != nil else { return false }

@@ -16,7 +16,10 @@ final class EvdevReader: @unchecked Sendable {
     let deviceNumber: UInt64
     private var device: EvdevDevice?
     private var decoder: WheelDecoder
-    private let wheelKeys: [UInt16: Int]
+    private var wheelKeys: [UInt16: Int]
+    private let capabilities: EvdevCapabilities
+    private let rawTap: EvdevRawTap
+    private let pendingProfile = EvdevPendingProfile()
     private let sink: @Sendable (InputEvent) -> Void
     private let observer: (@Sendable (EvdevObservation) -> Void)?
     private let onGone: @Sendable (EvdevReader, EvdevError) -> Void
@@ -28,12 +31,14 @@ final class EvdevReader: @unchecked Sendable {
     init(
         device: EvdevDevice, deviceNumber: UInt64, capabilities: EvdevCapabilities, profile: EvdevProfile,
         sink: @escaping @Sendable (InputEvent) -> Void, observer: (@Sendable (EvdevObservation) -> Void)?,
-        onGone: @escaping @Sendable (EvdevReader, EvdevError) -> Void
+        rawTap: EvdevRawTap, onGone: @escaping @Sendable (EvdevReader, EvdevError) -> Void
     ) throws(DeviceIOError) {
         path = device.path
         name = device.name
         self.deviceNumber = deviceNumber
         self.device = device
+        self.capabilities = capabilities
+        self.rawTap = rawTap
         decoder = capabilities.decoder(profile: profile)
         wheelKeys = profile.wheelKeys
         self.sink = sink
@@ -42,6 +47,11 @@ final class EvdevReader: @unchecked Sendable {
         wake = try WakePipe()
         // Kernel times on CLOCK_MONOTONIC match the engine's ticks; umockdev cannot, so we map instead.
         offset = device.useMonotonicClock() ? 0 : nil
+    }
+
+    /// Decodes with `profile` from the next event on (any thread; the grab stays as it is).
+    func apply(_ profile: EvdevProfile) {
+        pendingProfile.put(profile)
     }
 
     /// Starts the reader thread.
@@ -99,6 +109,12 @@ final class EvdevReader: @unchecked Sendable {
         if kernel + (offset ?? 0) > nowUS { offset = nowUS - kernel }
         let time = Timestamp(microseconds: kernel + (offset ?? 0))
         let raw = RawInputEvent(time: time, type: event.type, code: event.code, value: event.value)
+        if let profile = pendingProfile.take() {
+            decoder = capabilities.decoder(profile: profile)
+            wheelKeys = profile.wheelKeys
+        }
+        // Before the decoded input, so a listener sees the raw event first (Settings → Wheel relies on it).
+        rawTap.forward(raw, from: path)
         var out: [InputEvent] = []
         if event.type == EvdevCode.evKey, let steps = wheelKeys[event.code] {
             if event.value != 0 { out.append(.wheel(steps: steps, at: time)) }

@@ -17,7 +17,8 @@ struct CalibrateCommand: ParsableCommand {
         commandName: "calibrate",
         abstract: "Measure the wheel (steps per detent, direction, touch-ring geometry) and the Select key.",
         discussion: """
-            Stop the service first (it holds the devices). Three steps: turn one detent clockwise (on a \
+            Stop the service first (it holds the devices), or use Settings → Wheel on the running \
+            service, which asks the same on the LCD. Three steps: turn one detent clockwise (on a \
             touchpad: draw one full circle clockwise), one full turn clockwise (touchpad: the circle \
             again), press Select. A step that cannot be read is asked again. With --write the keys \
             steps_per_detent or touch_ring and degrees_per_step, invert_wheel and select_key are set in \
@@ -100,7 +101,7 @@ struct CalibrateCommand: ParsableCommand {
         let calibration = session.calibration
         let wheelPath = session.wheelPath
         guard let result = calibration.result else { throw CleanExit.failure("calibration not finished") }
-        let settings = Self.settings(for: result)
+        let settings = CalibrationSettings.settings(for: result, keyName: Self.keyName)
         say("")
         say("calibration of \(wheelPath ?? "the wheel"):")
         for s in settings { say("  \(s.key): \(s.value)" + (s.comment.map { "    # \($0)" } ?? "")) }
@@ -110,27 +111,11 @@ struct CalibrateCommand: ParsableCommand {
             return
         }
         do {
-            let text = exists ? try String(contentsOfFile: file, encoding: .utf8) : ""
-            let edited = try ConfigFileEditor.apply(
-                settings, to: text, fileName: (file as NSString).lastPathComponent)
-            try ConfigFileEditor.write(edited, to: file)
+            try CalibrationSettings.write(result, toFile: file, keyName: Self.keyName)
         } catch {
             throw CleanExit.failure("cannot update \(file): \(error)")
         }
         say("wrote \(file) (\(settings.map(\.key).joined(separator: ", ")))")
-    }
-
-    static func isWheelMovement(_ e: RawInputEvent) -> Bool {
-        switch (e.type, e.code) {
-        case (EvdevCode.evRel, EvdevCode.relX), (EvdevCode.evRel, EvdevCode.relDial),
-            (EvdevCode.evRel, EvdevCode.relWheel):
-            e.value != 0
-        case (EvdevCode.evAbs, EvdevCode.absX), (EvdevCode.evAbs, EvdevCode.absY),
-            (EvdevCode.evAbs, EvdevCode.absMTPositionX), (EvdevCode.evAbs, EvdevCode.absMTPositionY):
-            true
-        default:
-            false
-        }
     }
 
     func prompt(_ step: WheelCalibration.Step, kind: WheelCalibration.Kind?) -> String {
@@ -172,41 +157,12 @@ struct CalibrateCommand: ParsableCommand {
     }
 
     static func ringText(_ r: TouchRingDecoder.Ring) -> String {
-        "centre \(units(r.centerX)),\(units(r.centerY)) radius \(units(r.radius))"
+        let units = CalibrationSettings.units
+        return "centre \(units(r.centerX)),\(units(r.centerY)) radius \(units(r.radius))"
     }
 
-    /// Device units, whole (a touchpad reports whole units; the fit's fraction is noise).
-    static func units(_ v: Double) -> String { String(Int(v.rounded())) }
-
-    /// A number with at most one decimal and no trailing ".0".
-    static func number(_ v: Double) -> String {
-        let tenths = (v * 10).rounded() / 10
-        return tenths == tenths.rounded() ? String(Int(tenths)) : String(tenths)
-    }
-
-    /// The configuration keys a result sets, in the order they are printed and appended.
-    static func settings(for result: CalibrationResult) -> [ConfigFileEditor.Setting] {
-        var out: [ConfigFileEditor.Setting] = []
-        switch result.wheel {
-        case .rotary(_, let steps, _):
-            out.append(.init(key: "steps_per_detent", value: String(steps), comment: "events per detent (calibrated)"))
-        case .touchRing(let ring, let degrees):
-            out.append(
-                .init(
-                    key: "touch_ring", value: "\(units(ring.centerX)),\(units(ring.centerY)),\(units(ring.radius))",
-                    comment: "centre x, y and radius in device units (calibrated)"))
-            out.append(.init(key: "degrees_per_step", value: number(degrees), comment: "touch ring: degrees per step"))
-        }
-        out.append(
-            .init(key: "invert_wheel", value: result.inverted ? "true" : "false", comment: "clockwise moves down"))
-        if let key = result.selectKey {
-            out.append(
-                .init(
-                    key: "select_key", value: String(key),
-                    comment: InputDevicesNames.code(type: EvdevCode.evKey, code: key)))
-        }
-        return out
-    }
+    /// A key code's name for the comment of `select_key` (KEY_ENTER).
+    static func keyName(_ code: UInt16) -> String { InputDevicesNames.code(type: EvdevCode.evKey, code: code) }
 
     func say(_ line: String) {
         FileHandle.standardOutput.write(Data((line + "\n").utf8))
@@ -237,7 +193,7 @@ private struct Session {
             try feed(event, from: path, command: command)
             return
         }
-        if wheelPath == nil && CalibrateCommand.isWheelMovement(event) { wheelPath = path }
+        if wheelPath == nil && WheelCalibration.isWheelMovement(event) { wheelPath = path }
         if path == wheelPath {
             try feed(event, from: path, command: command)
         } else if event.type == EvdevCode.evKey {

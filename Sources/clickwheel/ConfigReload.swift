@@ -47,13 +47,20 @@ struct ReloadableLogHandler: LogHandler {
 
 /// What SIGHUP can change in a running service, and what needs a restart.
 enum ConfigReload {
-    /// The keys applied on reload.
-    static let applied = ["log_level", "shutdown_command", "restart_command"]
+    /// The keys applied on reload. The wheel's (what `clickwheel calibrate` and Settings → Wheel set)
+    /// go to the open input devices at once, as a Save in Settings → Wheel does.
+    static let applied = [
+        "log_level", "shutdown_command", "restart_command", "steps_per_detent", "degrees_per_step", "invert_wheel",
+        "touch_ring", "select_key",
+    ]
 
     /// The configuration's fields (Swift names) that differ between `old` and `new` and that only a
     /// restart applies.
     static func needingRestart(old: ServiceConfig, new: ServiceConfig) -> [String] {
-        let appliedFields: Set = ["logLevel", "shutdownCommand", "restartCommand"]
+        let appliedFields: Set = [
+            "logLevel", "shutdownCommand", "restartCommand", "stepsPerDetent", "degreesPerStep", "invertWheel",
+            "touchRing", "selectKey",
+        ]
         let before = Mirror(reflecting: old).children.map { ($0.label ?? "", String(describing: $0.value)) }
         let after = Dictionary(
             Mirror(reflecting: new).children.map { ($0.label ?? "", String(describing: $0.value)) },

@@ -222,6 +222,10 @@ struct RunCommand: AsyncParsableCommand {
             keyboard = k
         }
         let evdev = DeviceSetup.evdev(c, logger: logger)
+        // Settings → Wheel saves into the file the configuration came from (as resolvedConfig picks it).
+        let configFile = config ?? (FileManager.default.fileExists(atPath: ConfigLoader.systemPath) ? ConfigLoader.systemPath : nil)
+        let wheel = WheelCalibrationLink(evdev: evdev, config: c, configFile: configFile, logger: logger)
+        loop.queue.sync { loop.wheelCalibration = wheel }
         if let evdev {
             do {
                 try evdev.start { loop.post(.input($0)) }
@@ -253,7 +257,10 @@ struct RunCommand: AsyncParsableCommand {
         do {
             let new = try resolvedConfig()
             logLevel.value = Logger.Level(rawValue: new.logLevel) ?? .info
-            loop.queue.async { loop.powerCommands = [.shutDown: new.shutdownCommand, .restart: new.restartCommand] }
+            loop.queue.async {
+                loop.powerCommands = [.shutDown: new.shutdownCommand, .restart: new.restartCommand]
+                loop.wheelCalibration?.reload(new)
+            }
             let restart = ConfigReload.needingRestart(old: started, new: new)
             let waiting = restart.isEmpty ? "" : "; changed but applied only at restart: \(restart.joined(separator: ", "))"
             logger.notice("SIGHUP: configuration reloaded (applied: \(ConfigReload.applied.joined(separator: ", "))\(waiting)); rescanning the library")

@@ -34,6 +34,9 @@ final class ServiceLoop: @unchecked Sendable {
     var listener: (@Sendable (MPDIdleSubsystems) -> Void)?
     /// Settings → Shut Down / Restart run these (`/bin/sh -c`); set before `start`, or on the queue.
     var powerCommands: [PowerAction: String] = [:]
+    /// Settings → Wheel's raw input and saving; set before `start`, or on the queue (nil: nothing to
+    /// read, and a Save is answered "not written").
+    var wheelCalibration: WheelCalibrationLink?
 
     init(
         engine: Engine, display: (any TextDisplay)?, settings: SettingsStore, resume: ResumeStore,
@@ -103,6 +106,11 @@ final class ServiceLoop: @unchecked Sendable {
         }
     }
 
+    /// Raw input events from the reader threads, into the queue (Settings → Wheel).
+    private var rawPost: @Sendable (String, RawInputEvent) -> Void {
+        { [weak self] device, raw in self?.post(.rawInput(raw, device: device)) }
+    }
+
     func post(_ event: Event) {
         queue.async { [self] in handle(event) }
     }
@@ -168,6 +176,11 @@ final class ServiceLoop: @unchecked Sendable {
                 do { try playState.episodeFinished(track) } catch { logger.error("cannot mark an episode: \(error)") }
             case .power(let action):
                 runPowerCommand(action)
+            case .rawInput(let on):
+                wheelCalibration?.forwardRawEvents(to: on ? rawPost : nil)
+            case .saveWheel(let result):
+                // Answered through the queue, so the frames of this batch are drawn first.
+                post(.wheelSaved(wheelCalibration?.save(result) ?? .notWritten, at: MonotonicClock.now()))
             }
         }
     }

@@ -28,6 +28,12 @@ public enum Effect: Hashable, Sendable {
     case episodeFinished(TrackID)
     /// Settings → Shut Down / Restart was confirmed: run the configured command.
     case power(PowerAction)
+    /// Settings → Wheel started (on) or stopped (off) measuring: forward every input device's raw
+    /// events as `Event.rawInput` meanwhile (the decoded input keeps coming too).
+    case rawInput(on: Bool)
+    /// Settings → Wheel was saved: write the findings into the configuration file (the keys of
+    /// `clickwheel calibrate --write`), apply them to the running decoders, answer with `Event.wheelSaved`.
+    case saveWheel(CalibrationResult)
 
     /// What changed, for listeners (MPD idle subsystems).
     public enum Subsystem: String, Hashable, Sendable {

@@ -13,6 +13,7 @@ extension Engine {
     }
 
     mutating func handleInput(_ input: InputEvent) -> [Effect] {
+        if wheelSetup != nil { return wheelSetupInput(input) }
         switch input {
         case .wheel(let steps, _):
             guard let action = configuration.keymap.action(for: .wheel, in: context) else {

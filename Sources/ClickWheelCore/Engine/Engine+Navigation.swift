@@ -70,6 +70,8 @@ extension Engine {
             return setSleep(choice)
         case .power(let action):
             return power(action)
+        case .calibrateWheel:
+            return startWheelSetup()
         }
     }
 

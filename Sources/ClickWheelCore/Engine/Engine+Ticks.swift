@@ -6,6 +6,7 @@ extension Engine {
     /// set, something plays, Now Playing is on screen, or the list on screen scrolls a long line
     /// (checked by rendering it a little later). Conservative: when in doubt, tick.
     public mutating func wantsTicks() -> Bool {
+        if wheelSetup?.wantsTicks == true { return true }
         if gestures.anyDown || nowPlayingMode != .normal || player.status == .playing { return true }
         if volumeShownUntil != nil || letterUntil != nil || lockNoticeUntil != nil || sleepNoticeUntil != nil {
             return true

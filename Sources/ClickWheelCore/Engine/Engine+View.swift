@@ -4,6 +4,7 @@ extension Engine {
     mutating func view() -> ScreenView {
         if goodbye { return .text(title: MenuCatalog.title(of: .main), lines: ["Goodbye"]) }
         if let until = sleepNoticeUntil, now < until { return .text(title: "Sleep Timer", lines: ["Paused"]) }
+        if let wheelSetup { return wheelSetup.view(compact: configuration.geometry.rows < 4, now: now) }
         if locked, let until = lockNoticeUntil, now < until {
             return .text(title: "Locked", lines: ["Hold Play to unlock"])
         }

@@ -46,6 +46,8 @@ public struct Engine: Sendable {
     var sleepNoticeUntil: Timestamp?
     /// The service is stopping: the screen says Goodbye.
     var goodbye = false
+    /// Settings → Wheel's calibration, on screen while not nil (`Engine+WheelSetup`).
+    public internal(set) var wheelSetup: WheelSetup?
 
     public init(library: any LibraryReading, configuration: EngineConfiguration, settings: Settings = Settings()) {
         self.library = library
@@ -71,6 +73,7 @@ public struct Engine: Sendable {
         case .tick:
             effects += perform(gestures.tick(at: now))
             effects += expireTimers()
+            effects += wheelSetupTick()
         case .playback(let report, _):
             effects += handlePlayback(report)
         case .libraryChanged:
@@ -85,6 +88,11 @@ public struct Engine: Sendable {
             effects += restore(state)
         case .shutdown:
             goodbye = true
+        case .rawInput(let raw, let device):
+            effects += wake()
+            effects += wheelSetupRaw(raw, from: device)
+        case .wheelSaved(let outcome, _):
+            wheelSetupSaved(outcome)
         }
         effects = afterEvent(event, effects)
         if let frame = renderIfChanged() { effects.append(.render(frame)) }

@@ -18,6 +18,11 @@ public enum Event: Hashable, Sendable {
     case restore(ResumeState, at: Timestamp)
     /// The service is stopping (SIGTERM/SIGINT): the screen shows Goodbye. Take `checkpointEffects()` first.
     case shutdown(at: Timestamp)
+    /// One raw event of the input device `device` (its node), sent only while the engine asks for them
+    /// (`Effect.rawInput(on:)`: Settings → Wheel measuring), before the decoded input it makes.
+    case rawInput(RawInputEvent, device: String)
+    /// How the shell carried out `Effect.saveWheel`.
+    case wheelSaved(WheelSaveOutcome, at: Timestamp)
 
     /// `steps` wheel steps at `time`.
     public static func wheel(_ steps: Int, at time: Timestamp) -> Event {
@@ -34,7 +39,8 @@ public enum Event: Hashable, Sendable {
         switch self {
         case .input(.wheel(_, let t)), .input(.button(_, _, let t)): t
         case .tick(let t), .playback(_, let t), .libraryChanged(let t), .scanning(_, let t), .settings(_, let t): t
-        case .wallClock(_, let t), .restore(_, let t), .shutdown(let t): t
+        case .wallClock(_, let t), .restore(_, let t), .shutdown(let t), .wheelSaved(_, let t): t
+        case .rawInput(let raw, _): raw.time
         }
     }
 }

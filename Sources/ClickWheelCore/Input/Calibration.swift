@@ -180,6 +180,21 @@ public struct WheelCalibration: Sendable {
         return touched ? .found(nil) : .tryAgain(.noInput)
     }
 
+    /// True for an event that moves a wheel (a relative wheel axis, or a position on a pad): the first
+    /// device to send one is the wheel being calibrated.
+    public static func isWheelMovement(_ e: RawInputEvent) -> Bool {
+        switch (e.type, e.code) {
+        case (EvdevCode.evRel, EvdevCode.relX), (EvdevCode.evRel, EvdevCode.relDial),
+            (EvdevCode.evRel, EvdevCode.relWheel):
+            e.value != 0
+        case (EvdevCode.evAbs, EvdevCode.absX), (EvdevCode.evAbs, EvdevCode.absY),
+            (EvdevCode.evAbs, EvdevCode.absMTPositionX), (EvdevCode.evAbs, EvdevCode.absMTPositionY):
+            true
+        default:
+            false
+        }
+    }
+
     /// BTN_TOOL_* and BTN_TOUCH (0x140…0x14F): what a touchpad says about fingers, not buttons.
     static func isTouchCode(_ code: UInt16) -> Bool { (0x140...0x14F).contains(code) }
 }

@@ -98,7 +98,7 @@ public struct MenuItem: Hashable, Sendable {
     /// True when selecting the row opens another screen (drawn with ›).
     public var opensSubmenu: Bool {
         if case .open(let d) = action, d != .nowPlaying { return true }
-        return false
+        return action == .calibrateWheel
     }
 }
 
@@ -122,4 +122,6 @@ public enum MenuAction: Hashable, Sendable {
     case sleep(SleepChoice)
     /// Shut down or restart the machine (the confirmation's row).
     case power(PowerAction)
+    /// Settings → Wheel: the guided calibration (`WheelSetup`).
+    case calibrateWheel
 }

@@ -49,6 +49,8 @@ public enum MenuCatalog {
                 MenuItem("Sleep Timer", .open(.menu(.sleepTimer))),
                 MenuItem(PowerAction.shutDown.title, .open(.menu(.shutDown))),
                 MenuItem(PowerAction.restart.title, .open(.menu(.restart))),
+                // Last, so the rows above keep their places (scripts over the control socket count them).
+                MenuItem("Wheel", .calibrateWheel),
             ]
         case .mainMenuItems:
             return [SettingKey.mainMusic, .mainPodcasts, .mainShuffleSongs].map { MenuItem($0.title, .setting($0)) }
