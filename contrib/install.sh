@@ -105,6 +105,19 @@ if [ -e "$CONFIG" ]; then
 else
   run install -D -m 0644 contrib/clickwheel.example.yaml "$CONFIG"
 fi
+# Settings → Wheel saves into the configuration from the running service: the folder and the file
+# belong to the service's group and are group-writable (the file is replaced by a rename, which needs
+# the folder; setgid keeps the group on the new file).
+cfg_dir="$(dirname "$CONFIG")"
+cfg_group="$(id -gn "$account" 2>/dev/null || echo "$account")"
+if [ "$(stat -c '%G %a' "$cfg_dir" 2>/dev/null)" = "$cfg_group 2775" ] &&
+   [ "$(stat -c '%G' "$CONFIG" 2>/dev/null)" = "$cfg_group" ] && [ -w "$CONFIG" ]; then
+  keep "$cfg_dir is writable by group $cfg_group"
+else
+  run chgrp "$cfg_group" "$cfg_dir" "$CONFIG"
+  run chmod 2775 "$cfg_dir"
+  run chmod g+rw "$CONFIG"
+fi
 
 # 4. The unit: installed, enabled, (re)started.
 run install -D -m 0644 "$UNIT_SRC" "$UNIT"

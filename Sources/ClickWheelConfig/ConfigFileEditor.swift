@@ -143,6 +143,9 @@ public enum ConfigFileEditor {
             if n < 0 && errno != EINTR { failed = "cannot write \(temp): \(String(cString: strerror(errno)))" }
             if n > 0 { done += n }
         }
+        // The old file's mode exactly (the service's umask would otherwise take the group's or the
+        // world's read bit away), and its owner where we may set it.
+        if failed == nil && exists { _ = fchmod(fd, old.st_mode & 0o7777) }
         if failed == nil && exists && getuid() == 0 { _ = fchown(fd, old.st_uid, old.st_gid) }
         if failed == nil && fsync(fd) != 0 { failed = "cannot flush \(temp): \(String(cString: strerror(errno)))" }
         close(fd)
@@ -152,6 +155,12 @@ public enum ConfigFileEditor {
         if let failed {
             unlink(temp)
             throw Failure(failed)
+        }
+        // The rename itself reaches the disk: a power cut right after a Save keeps the new file.
+        let dir = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        if dir >= 0 {
+            _ = fsync(dir)
+            close(dir)
         }
     }
 }

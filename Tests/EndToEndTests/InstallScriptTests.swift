@@ -48,6 +48,11 @@ import Testing
                 hasConfig
                     ? "= /etc/clickwheel/clickwheel.yaml exists: kept"
                     : "+ install -D -m 0644 contrib/clickwheel.example.yaml /etc/clickwheel/clickwheel.yaml"))
+        // Settings → Wheel saves into the configuration from the service: its group may write there.
+        #expect(
+            lines.contains("+ chgrp clickwheel /etc/clickwheel /etc/clickwheel/clickwheel.yaml")
+                && lines.contains("+ chmod 2775 /etc/clickwheel")
+                || lines.contains("= /etc/clickwheel is writable by group clickwheel"), "\(lines)")
         #expect(!lines.contains { $0.contains("systemd/user") || $0.contains("linger") })
     }
 
@@ -100,6 +105,7 @@ import Testing
         #expect(k["Service.Environment"] == ["XDG_DATA_HOME=/var/lib"], "the database goes to /var/lib/clickwheel")
         // Hardened, yet the input devices and I2C buses stay reachable.
         #expect(k["Service.NoNewPrivileges"] == ["yes"] && k["Service.ProtectSystem"] == ["strict"])
+        #expect(k["Service.ReadWritePaths"] == ["-/etc/clickwheel"], "Settings → Wheel saves into the configuration")
         #expect(k["Service.DevicePolicy"] == ["closed"])
         #expect(Set(k["Service.DeviceAllow"] ?? []) == ["char-input rw", "char-i2c rw"])
         #expect(k["Service.PrivateDevices"] == nil, "PrivateDevices would hide /dev/input and /dev/i2c-*")
