@@ -79,13 +79,21 @@ final class MPDConnectionHandler: ChannelInboundHandler, @unchecked Sendable {
                 context.write(wrapOutboundOut(context.channel.allocator.buffer(bytes: bytes)), promise: nil)
                 wrote = true
             case .execute(let batch):
+                // status, currentsong, ping: answered here from the published state, no hop.
+                if let result = server.backend.executeWithoutBlocking(batch, client: &client) {
+                    session.batchFinished(result)
+                    continue loop
+                }
                 busy = true
                 let input = client
                 let backend = server.backend
                 let loop = context.eventLoop
+                let stream = streamedOutput(on: loop)
+                let chunk = StreamedOutput.chunkSize(window: server.streamWindow)
                 server.commandQueue.async { [self] in
                     var state = input
-                    let result = backend.execute(batch, client: &state)
+                    let writer = MPDResponseWriter(flushingAt: chunk) { stream.send($0) }
+                    let result = backend.execute(batch, client: &state, writer: writer)
                     let output = state
                     loop.execute { [self] in
                         busy = false
@@ -104,6 +112,21 @@ final class MPDConnectionHandler: ChannelInboundHandler, @unchecked Sendable {
             }
         }
         if wrote { context.flush() }
+    }
+
+    /// Where a batch's streamed chunks go: written and flushed here, in order before its result.
+    private func streamedOutput(on loop: any EventLoop) -> StreamedOutput {
+        let seconds = server.limits.connectionTimeoutSeconds
+        return StreamedOutput(
+            window: server.streamWindow, stallTimeout: Double(seconds), loop: loop,
+            write: { [self] buffer, promise in
+                guard let context else { return promise.fail(ChannelError.ioOnClosedChannel) }
+                context.writeAndFlush(wrapOutboundOut(buffer), promise: promise)
+            },
+            stalled: { [self] in
+                server.logger.notice("control socket: a client took none of a long answer for \(seconds) s; closed")
+                context?.close(promise: nil)
+            })
     }
 
     /// (Re)starts the connection timeout; a client idling in `idle` is exempt.

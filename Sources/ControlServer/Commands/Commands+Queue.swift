@@ -121,10 +121,13 @@ extension ControlCommands {
     }
 
     /// Song blocks for queue entries: the song, then `Pos`, `Id` and `Prio` (when set).
-    static func writeEntries(_ positions: [Int], of queue: PlayQueue, _ ctx: inout MPDContext, _ w: inout MPDResponseWriter)
-        throws(MPDError)
-    {
-        let songs = try libraryCall { try ctx.catalog.songs(ids: positions.map { queue[$0].track }) }
+    /// `current`: the one position is the current entry (its song comes from `MPDContext.currentSong`).
+    static func writeEntries(
+        _ positions: [Int], of queue: PlayQueue, _ ctx: inout MPDContext, _ w: inout MPDResponseWriter, current: Bool = false
+    ) throws(MPDError) {
+        let songs = current && positions.count == 1
+            ? try ctx.currentSong(queue[positions[0]].track).map { [$0] } ?? []
+            : try libraryCall { try ctx.catalog.songs(ids: positions.map { queue[$0].track }) }
         let byID = Dictionary(songs.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
         for position in positions {
             let entry = queue[position]

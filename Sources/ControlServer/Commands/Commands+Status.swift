@@ -23,9 +23,7 @@ extension ControlCommands {
                 guard let current = p.currentPosition else { return }
                 w.field("song", current)
                 w.field("songid", p.queue[current].id)
-                if p.status != .stopped,
-                    let song = try libraryCall({ try ctx.catalog.songs(ids: [p.queue[current].track]).first })
-                {
+                if p.status != .stopped, let song = try ctx.currentSong(p.queue[current].track) {
                     let elapsed = Double(p.elapsedMS) / 1000
                     w.field("time", "\(Int(elapsed.rounded())):\((song.durationMS + 500) / 1000)")
                     w.field("elapsed", SongWriter.seconds(ms: p.elapsedMS))
@@ -41,7 +39,7 @@ extension ControlCommands {
             MPDCommand("currentsong", .none, permission: .read) { (ctx: inout MPDContext, _, w: inout MPDResponseWriter) throws(MPDError) in
                 let p = ctx.player()
                 guard let current = p.currentPosition else { return }
-                try writeEntries([current], of: p.queue, &ctx, &w)
+                try writeEntries([current], of: p.queue, &ctx, &w, current: true)
             },
             MPDCommand("playlistinfo", .between(0, 1), permission: .read) { (ctx: inout MPDContext, req, w: inout MPDResponseWriter) throws(MPDError) in
                 let p = ctx.player()

@@ -1,5 +1,6 @@
 import ClickWheelCore
 import Foundation
+import Synchronization
 public import Library
 public import MPDProtocol
 
@@ -14,11 +15,13 @@ public struct MPDContext: MPDCommandContext {
     let password: String?
     var client: MPDClientState
     let started: Date
+    let currentSongs: CurrentSongCache
     private var cachedPlayer: PlayerSnapshot?
 
     init(
         catalog: Catalog, playlists: StoredPlaylists, player: any PlayerStateSource, musicFolder: String,
-        password: String?, client: MPDClientState, started: Date
+        password: String?, client: MPDClientState, started: Date, currentSongs: CurrentSongCache,
+        snapshot: PlayerSnapshot? = nil
     ) {
         self.password = password
         self.musicFolder = musicFolder
@@ -27,6 +30,18 @@ public struct MPDContext: MPDCommandContext {
         self.playerSource = player
         self.client = client
         self.started = started
+        self.currentSongs = currentSongs
+        cachedPlayer = snapshot
+    }
+
+    /// The song of queue entry `track` (the current one, for `status` and `currentsong`): from the
+    /// cache when it holds that song, else read from the library (and kept).
+    func currentSong(_ track: Int64) throws(MPDError) -> SongRecord? {
+        if let song = currentSongs.song(track) { return song }
+        let generation = currentSongs.generation
+        let song = try libraryCall { try catalog.songs(ids: [track]).first }
+        if let song { currentSongs.keep(song, readIn: generation) }
+        return song
     }
 
     /// Runs a request on the engine; the next `player()` reads the state anew.
@@ -67,6 +82,32 @@ public struct MPDContext: MPDCommandContext {
     }
 }
 
+/// The song playing now, kept between requests so `status` and `currentsong` need no database read
+/// (and can be answered on the event loop). Emptied when the library changes.
+final class CurrentSongCache: Sendable {
+    private let state = Mutex<(song: SongRecord?, generation: Int)>((nil, 0))
+
+    func song(_ track: Int64) -> SongRecord? {
+        state.withLock { $0.song?.id == track ? $0.song : nil }
+    }
+
+    /// Whether the cache holds the song of `track`.
+    func holds(_ track: Int64) -> Bool { state.withLock { $0.song?.id == track } }
+
+    var generation: Int { state.withLock { $0.generation } }
+
+    /// Keeps `song`, read while the cache was at `generation` (a read that began before the library
+    /// changed is not kept).
+    func keep(_ song: SongRecord, readIn generation: Int) {
+        state.withLock { if $0.generation == generation { $0.song = song } }
+    }
+
+    /// The library changed: forget the song.
+    func clear() {
+        state.withLock { $0 = (nil, $0.generation + 1) }
+    }
+}
+
 /// The command backend the server runs batches on: the table of every command this build has.
 ///
 /// Thread rules: `execute` on the server's command queue (any thread but the engine's).
@@ -78,6 +119,7 @@ public final class ControlCommands: Sendable {
     let musicFolder: String
     let password: String?
     let started = Date()
+    let currentSongs = CurrentSongCache()
 
     /// `password`: when set, a client may only read until it sends it (MPD's `password` and
     /// `default_permissions "read"`).
@@ -102,14 +144,52 @@ public final class ControlCommands: Sendable {
         return c
     }
 
-    public func execute(_ batch: MPDCommandBatch, client: inout MPDClientState) -> MPDBatchResult {
+    /// Runs `batch` (on the server's command queue: it may read the database and wait for the engine).
+    /// A streaming `writer` (`MPDResponseWriter(flushingAt:to:)`) hands large answers out in chunks.
+    public func execute(
+        _ batch: MPDCommandBatch, client: inout MPDClientState, writer: MPDResponseWriter = MPDResponseWriter()
+    ) -> MPDBatchResult {
         var context = MPDContext(
             catalog: catalog, playlists: playlists, player: player, musicFolder: musicFolder, password: password,
-            client: client, started: started)
+            client: client, started: started, currentSongs: currentSongs)
+        if Self.answersFromSnapshot(batch) {
+            // It went the slow way because the current song was not at hand: fetch it for the next one.
+            let p = context.player()
+            if let current = p.currentPosition { _ = try? context.currentSong(p.queue[current].track) }
+        }
+        let result = table.execute(batch, context: &context, writer: writer)
+        client = context.client
+        return result
+    }
+
+    /// Runs `batch` at once when it needs nothing but the published player state and the song playing
+    /// now (`status`, `currentsong`, `ping`): no database read, no wait for the engine, so the event
+    /// loop may run it. Nil when it needs more; then it must go to the command queue (`execute`).
+    public func executeWithoutBlocking(_ batch: MPDCommandBatch, client: inout MPDClientState) -> MPDBatchResult? {
+        guard Self.answersFromSnapshot(batch) else { return nil }
+        let p = player.snapshot()
+        if let current = p.currentPosition, !currentSongs.holds(p.queue[current].track) { return nil }
+        var context = MPDContext(
+            catalog: catalog, playlists: playlists, player: player, musicFolder: musicFolder, password: password,
+            client: client, started: started, currentSongs: currentSongs, snapshot: p)
         let result = table.execute(batch, context: &context)
         client = context.client
         return result
     }
+
+    /// The library changed (a scan ended): the song kept for `status` may have new tags.
+    func libraryChanged() { currentSongs.clear() }
+
+    /// Whether every command of `batch` is one that reads only the player state and the current song.
+    static func answersFromSnapshot(_ batch: MPDCommandBatch) -> Bool {
+        guard batch.lines.count <= 16 else { return false }
+        return batch.lines.allSatisfy { line in
+            let name = line.prefix { $0 != UInt8(ascii: " ") && $0 != UInt8(ascii: "\t") }
+            return snapshotCommands.contains { $0.elementsEqual(name) }
+        }
+    }
+
+    private static let snapshotCommands: [[UInt8]] = ["status", "currentsong", "ping"].map { Array($0.utf8) }
 }
 
 extension MPDError {
@@ -130,6 +210,8 @@ extension MPDError {
 func libraryCall<T>(_ body: () throws -> T) throws(MPDError) -> T {
     do {
         return try body()
+    } catch let error as MPDError {
+        throw error
     } catch let error as StoredPlaylists.Failure {
         switch error {
         case .badName: throw .argument("Bad playlist name")
