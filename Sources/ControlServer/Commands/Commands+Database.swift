@@ -39,9 +39,7 @@ extension ControlCommands {
             },
             MPDCommand("listall", .between(0, 1), permission: .read) { (ctx: inout MPDContext, req, w: inout MPDResponseWriter) throws(MPDError) in
                 let uri = try MusicPath.normalize(req.arguments.first, command: "listall")
-                let songs = try libraryCall { try ctx.catalog.songs(under: uri) }
-                if songs.isEmpty, !uri.isEmpty { throw .noExist("No such directory") }
-                DirectoryTree.walk(songs, base: uri) { entry in
+                try streamTree(under: uri, ctx.catalog) { entry in
                     switch entry {
                     case .directory(let path, _): w.field("directory", path)
                     case .song(let song): w.field("file", song.path)
@@ -50,10 +48,8 @@ extension ControlCommands {
             },
             MPDCommand("listallinfo", .between(0, 1), permission: .read) { (ctx: inout MPDContext, req, w: inout MPDResponseWriter) throws(MPDError) in
                 let uri = try MusicPath.normalize(req.arguments.first, command: "listallinfo")
-                let songs = try libraryCall { try ctx.catalog.songs(under: uri) }
-                if songs.isEmpty, !uri.isEmpty { throw .noExist("No such directory") }
-                let tags = ctx.client.tagTypes
-                DirectoryTree.walk(songs, base: uri) { entry in
+                let tags = SongWriter.Tags(ctx.client.tagTypes)
+                try streamTree(under: uri, ctx.catalog) { entry in
                     switch entry {
                     case .directory(let path, let modified):
                         w.field("directory", path)
@@ -131,6 +127,21 @@ extension ControlCommands {
                 for song in try playlistSongs(&ctx, req) { SongWriter.write(song, tags: ctx.client.tagTypes, into: &w) }
             },
         ]
+    }
+
+    /// Every directory and song below `uri`, in `DirectoryTree.walk`'s order, streamed from a database
+    /// cursor: with a streaming writer, the answer goes out as it is made (`listall`, `listallinfo`).
+    private static func streamTree(under uri: String, _ catalog: Catalog, _ visit: (DirectoryTree.Entry) -> Void) throws(MPDError) {
+        var stream: DirectoryStream?
+        try libraryCall {
+            try catalog.forEachSong(under: uri) { folders in
+                if folders.isEmpty, !uri.isEmpty { throw MPDError.noExist("No such directory") }
+                stream = DirectoryStream(base: uri, folders: folders)
+            } song: { song in
+                stream!.add(song, visit)
+            }
+        }
+        stream?.finish(visit)
     }
 
     private static func search(_ ctx: inout MPDContext, _ req: MPDRequest, _ w: inout MPDResponseWriter, foldCase: Bool) throws(MPDError) {

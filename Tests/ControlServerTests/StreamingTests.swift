@@ -1,0 +1,153 @@
+@testable import ControlServer
+import Foundation
+@testable import Library
+import MPDProtocol
+import Testing
+
+/// Streamed listings (`listall`, `listallinfo` from a database cursor) answer exactly what the
+/// whole-array listing answered; a slow reader of one is served, not dropped; `status` reads the
+/// published player state, fresh after every change.
+@Suite(.serialized) struct StreamingTests {
+    /// The listing as the previous implementation made it: every song read into an array, walked with
+    /// `DirectoryTree`, each song formatted from `SongWriter.tagValues` (Foundation's time stamps).
+    static func reference(_ command: String, uri: String, tags: Set<String>) throws -> String {
+        let songs = try Catalog(ServerFixture.pool).songs(under: uri)
+        let iso = ISO8601DateFormatter()
+        iso.timeZone = TimeZone(identifier: "UTC")
+        func stamp(_ t: Int64) -> String { iso.string(from: Date(timeIntervalSince1970: TimeInterval(t))) }
+        var out = ""
+        DirectoryTree.walk(songs, base: uri) { entry in
+            switch entry {
+            case .directory(let path, let modified):
+                out += "directory: \(path)\n"
+                if command == "listallinfo" { out += "Last-Modified: \(stamp(modified))\n" }
+            case .song(let s):
+                out += "file: \(s.path)\n"
+                guard command == "listallinfo" else { return }
+                out += "Last-Modified: \(stamp(s.modified))\n"
+                if s.sampleRate > 0 { out += "Format: \(s.sampleRate):16:\(s.channels)\n" }
+                for (tag, values) in SongWriter.tagValues(s) where tags.contains(tag.name) {
+                    for v in values { out += "\(tag.name): \(v)\n" }
+                }
+                out += "Time: \((s.durationMS + 500) / 1000)\n"
+                out += "duration: \(SongWriter.seconds(ms: s.durationMS))\n"
+            }
+        }
+        return out + "OK\n"
+    }
+
+    @Test func listallinfoAndListallAnswerAsTheWholeArrayListingDid() throws {
+        let f = try ServerFixture()
+        let c = try RawClient(f.socket)
+        _ = c.response()
+        let all = Set(MPDTag.tagtypes.map(\.name))
+        for uri in ["", "Durations", "Podcasts", "Podcasts/Show Name", "Sorting", "Tag Formats"] {
+            let arg = uri.isEmpty ? "" : " \"\(uri)\""
+            let info = c.roundTrip("listallinfo" + arg)
+            #expect(info == (try Self.reference("listallinfo", uri: uri, tags: all)), "listallinfo \(uri)")
+            #expect(info.count > 3)
+            #expect(c.roundTrip("listall" + arg) == (try Self.reference("listall", uri: uri, tags: all)), "listall \(uri)")
+        }
+        // The root listing is long: a whole library, with every directory before its contents.
+        #expect(c.roundTrip("listallinfo").components(separatedBy: "\nfile: ").count - 1 == 34)
+        // Fewer tags, as the client asked.
+        #expect(c.roundTrip("tagtypes clear") == "OK\n")
+        #expect(c.roundTrip("tagtypes enable Title Genre") == "OK\n")
+        #expect(c.roundTrip("listallinfo") == (try Self.reference("listallinfo", uri: "", tags: ["Title", "Genre"])))
+        #expect(c.roundTrip("listallinfo \"Nope\"") == "ACK [50@0] {listallinfo} No such directory\n")
+        #expect(c.roundTrip("listall \"Durations/01 CBR\"") == "ACK [50@0] {listall} No such directory\n")
+    }
+
+    /// Folders with songs and subfolders side by side, names that sort around `/` (space, `-`, `0`):
+    /// the streamed order is the tree's order.
+    @Test func theStreamedWalkVisitsWhatTheTreeVisits() {
+        let paths = [
+            "a b/x.mp3", "a-b/y.mp3", "a/0.mp3", "a/b c/1.mp3", "a/b-c.mp3", "a/b/c/d/2.mp3", "a/b/c/e.mp3", "a/b/f.mp3",
+            "a/b0/3.mp3", "a/z.mp3", "a0/4.mp3", "root.mp3", "zz/deep/er/5.mp3", "zz/top.mp3",
+        ].sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+        let songs = paths.enumerated().map { i, p in
+            SongRecord(
+                id: Int64(i), path: p, modified: Int64(1000 + (i * 37) % 11), title: "", artists: [], album: "", albumArtists: [],
+                genres: [], composers: [], durationMS: 0, samples: 0, sampleRate: 0, channels: 0, bitrate: 0)
+        }
+        func describe(_ e: DirectoryTree.Entry) -> String {
+            switch e {
+            case .directory(let p, let m): "D \(p) \(m)"
+            case .song(let s): "F \(s.path)"
+            }
+        }
+        for base in ["", "a", "a/b", "zz"] {
+            let below = songs.filter { base.isEmpty || $0.path.hasPrefix(base + "/") }
+            var expected: [String] = []
+            DirectoryTree.walk(below, base: base) { expected.append(describe($0)) }
+            var folders: [String: Int64] = [:]
+            for s in below {
+                let folder = DirectoryTree.parent(of: s.path)
+                folders[folder] = max(folders[folder] ?? 0, s.modified)
+            }
+            var stream = DirectoryStream(base: base, folders: folders)
+            var got: [String] = []
+            for s in below { stream.add(s) { got.append(describe($0)) } }
+            stream.finish { got.append(describe($0)) }
+            #expect(got == expected, "base \(base)")
+        }
+    }
+
+    /// A client that reads a long answer slowly gets all of it, even when the answer is many times the
+    /// output limit (it streams, paced by the reader), and meanwhile others are answered.
+    @Test func aSlowReaderOfALongListingIsServedWhileOthersAreAnswered() throws {
+        var limits = ControlServer.Limits()
+        limits.maxOutputBytes = 1024
+        let f = try ServerFixture(limits: limits)
+        let expected = try Self.reference("listallinfo", uri: "", tags: Set(MPDTag.tagtypes.map(\.name)))
+        #expect(expected.utf8.count > 4 * limits.maxOutputBytes)
+        let slow = try RawClient(f.socket)
+        let other = try RawClient(f.socket)
+        _ = slow.response()
+        _ = other.response()
+        slow.send("listallinfo\n")
+        var data: [UInt8] = []
+        var buf = [UInt8](repeating: 0, count: 300)
+        var statusAnswered = 0
+        while !String(decoding: data, as: UTF8.self).hasSuffix("\nOK\n") {
+            let n = read(slow.fd, &buf, buf.count)
+            guard n > 0 else { break }
+            data += buf[0..<n]
+            if statusAnswered < 5 {
+                if other.roundTrip("status").contains("state: stop\nOK\n") { statusAnswered += 1 }
+            }
+            usleep(2000)
+        }
+        #expect(String(decoding: data, as: UTF8.self) == expected)
+        #expect(statusAnswered == 5)
+        #expect(slow.roundTrip("ping") == "OK\n")  // still connected
+    }
+
+    /// What one client changes, another's `status` shows at once (the published snapshot is fresh).
+    @Test func statusOnAnotherConnectionShowsAChangeAtOnce() throws {
+        let f = try ServerFixture()
+        let a = try RawClient(f.socket)
+        let b = try RawClient(f.socket)
+        _ = a.response()
+        _ = b.response()
+        #expect(a.roundTrip("add \"Durations\"") == "OK\n")
+        #expect(QueueCommandTests.field(b.roundTrip("status"), "playlistlength") == "6")
+        #expect(a.roundTrip("play 2") == "OK\n")
+        var s = b.roundTrip("status")
+        #expect(QueueCommandTests.field(s, "state") == "play" && QueueCommandTests.field(s, "song") == "2")
+        #expect(QueueCommandTests.field(s, "duration") != nil && QueueCommandTests.field(s, "audio") != nil)
+        #expect(b.roundTrip("currentsong").hasPrefix("file: Durations/03 VBR no Xing.mp3\n"))
+        #expect(a.roundTrip("pause 1") == "OK\n")
+        #expect(QueueCommandTests.field(b.roundTrip("status"), "state") == "pause")
+        #expect(a.roundTrip("setvol 70") == "OK\n")
+        #expect(QueueCommandTests.field(b.roundTrip("status"), "volume") == "70")
+        #expect(a.roundTrip("next") == "OK\n")
+        s = b.roundTrip("status")
+        #expect(QueueCommandTests.field(s, "song") == "3")
+        #expect(b.roundTrip("currentsong").hasPrefix("file: Durations/04 CBR no Info.mp3\n"))
+        #expect(a.roundTrip("stop") == "OK\n")
+        #expect(QueueCommandTests.field(b.roundTrip("status"), "state") == "stop")
+        // A command list of snapshot commands answers as a whole.
+        #expect(b.roundTrip("command_list_ok_begin\nping\nstatus\ncommand_list_end").hasPrefix("list_OK\nvolume: 70\n"))
+    }
+}
