@@ -18,6 +18,8 @@ final class MPDConnectionHandler: ChannelInboundHandler, @unchecked Sendable {
     private var context: ChannelHandlerContext?
     private var busy = false
     private var timeout: Scheduled<Void>?
+    /// When the client last sent something (the timeout counts from here; one timer, not one per read).
+    private var lastInput = NIODeadline.now()
 
     init(server: ControlServer) {
         self.server = server
@@ -37,9 +39,9 @@ final class MPDConnectionHandler: ChannelInboundHandler, @unchecked Sendable {
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        var buffer = unwrapInboundIn(data)
-        if let bytes = buffer.readBytes(length: buffer.readableBytes) { session.receive(bytes) }
-        armTimeout()
+        let buffer = unwrapInboundIn(data)
+        session.receive(buffer.readableBytesView)
+        lastInput = .now()
         drive()
     }
 
@@ -129,14 +131,20 @@ final class MPDConnectionHandler: ChannelInboundHandler, @unchecked Sendable {
             })
     }
 
-    /// (Re)starts the connection timeout; a client idling in `idle` is exempt.
-    private func armTimeout() {
+    /// Starts the connection timeout: it fires `connectionTimeoutSeconds` after the last input, and a
+    /// client idling in `idle` (or waiting for a batch) is exempt. Input only moves `lastInput`; the
+    /// timer, when it fires early, waits for the rest.
+    private func armTimeout(at deadline: NIODeadline? = nil) {
         timeout?.cancel()
         guard let context else { return }
         let seconds = server.limits.connectionTimeoutSeconds
-        timeout = context.eventLoop.scheduleTask(in: .seconds(seconds)) { [self] in
+        timeout = context.eventLoop.scheduleTask(deadline: deadline ?? lastInput + .seconds(seconds)) { [self] in
+            let due = lastInput + .seconds(seconds)
             if session.isIdle || busy {
+                lastInput = .now()
                 armTimeout()
+            } else if due > .now() {
+                armTimeout(at: due)
             } else {
                 server.logger.notice("control socket: a client said nothing for \(seconds) s; closed")
                 self.context?.close(promise: nil)

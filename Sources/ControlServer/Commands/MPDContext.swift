@@ -120,6 +120,8 @@ public final class ControlCommands: Sendable {
     let password: String?
     let started = Date()
     let currentSongs = CurrentSongCache()
+    /// The last `status` answered on the event loop and what it was made from (`executeWithoutBlocking`).
+    private let lastStatus = Mutex<(snapshot: PlayerSnapshot, songs: Int, output: [UInt8])?>(nil)
 
     /// `password`: when set, a client may only read until it sends it (MPD's `password` and
     /// `default_permissions "read"`).
@@ -169,13 +171,25 @@ public final class ControlCommands: Sendable {
         guard Self.answersFromSnapshot(batch) else { return nil }
         let p = player.snapshot()
         if let current = p.currentPosition, !currentSongs.holds(p.queue[current].track) { return nil }
+        // A poll of a player that did not change (stopped or paused: playing, the time moves) gets
+        // the bytes of the last answer, which were made from the same state.
+        let poll = batch.mode == .single && batch.lines[0] == Self.statusLine && client.permission.contains(.read)
+        let songs = currentSongs.generation
+        if poll, let same = lastStatus.withLock({ $0.flatMap { $0.snapshot == p && $0.songs == songs ? $0.output : nil } }) {
+            return MPDBatchResult(output: same, continuation: .ready)
+        }
         var context = MPDContext(
             catalog: catalog, playlists: playlists, player: player, musicFolder: musicFolder, password: password,
             client: client, started: started, currentSongs: currentSongs, snapshot: p)
         let result = table.execute(batch, context: &context)
         client = context.client
+        if poll, result.continuation == .ready, result.output.last == UInt8(ascii: "\n"), result.output.suffix(3).elementsEqual(MPDResponse.ok) {
+            lastStatus.withLock { $0 = (p, songs, result.output) }
+        }
         return result
     }
+
+    private static let statusLine = Array("status".utf8)
 
     /// The library changed (a scan ended): the song kept for `status` may have new tags.
     func libraryChanged() { currentSongs.clear() }
