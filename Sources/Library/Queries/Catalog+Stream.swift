@@ -16,18 +16,27 @@ extension Catalog {
             let values = try Self.multiValues(db)
             let (filter, args): (String, StatementArguments) = directory.isEmpty
                 ? ("", []) : ("WHERE path > ? AND path < ?", [directory + "/", directory + "0"])
-            // rtrim(path, <path without '/'>) keeps the path up to its last '/': the folder, with a
-            // trailing slash ("" for a song in the music folder itself).
+            // One light pass over the path index first (a GROUP BY on the folder, computed in SQL with
+            // rtrim, costs ten times more). A folder's songs come in runs (one, unless subfolders
+            // sort between them): each run's newest joins the folder's.
             var times: [String: Int64] = [:]
-            let grouped = try Row.fetchCursor(
-                db.cachedStatement(sql: """
-                    SELECT rtrim(path, replace(path, '/', '')) AS folder, max(mtime_ns) FROM tracks \(filter) GROUP BY folder
-                    """), arguments: args)
-            while let row = try grouped.next() {
-                let folder: String = row[0]
+            var folder: String?
+            var newest: Int64 = 0
+            let paths = try Row.fetchCursor(
+                db.cachedStatement(sql: "SELECT path, mtime_ns FROM tracks \(filter) ORDER BY path"), arguments: args)
+            while let row = try paths.next() {
+                let path: String = row[0]
                 let ns: Int64 = row[1]
-                times[folder.isEmpty ? "" : String(folder.dropLast())] = ns / 1_000_000_000
+                let parent = path.utf8.lastIndex(of: UInt8(ascii: "/")).map { path[..<$0] } ?? ""
+                if let current = folder, current == parent {
+                    newest = max(newest, ns)
+                } else {
+                    if let current = folder { times[current] = max(times[current] ?? .min, newest / 1_000_000_000) }
+                    folder = String(parent)
+                    newest = ns
+                }
             }
+            if let current = folder { times[current] = max(times[current] ?? .min, newest / 1_000_000_000) }
             try folders(times)
             let songs = try Row.fetchCursor(
                 db.cachedStatement(sql: "SELECT \(Self.columns) FROM tracks \(filter) ORDER BY path"), arguments: args)
