@@ -1,5 +1,7 @@
 @testable import ControlServer
 import Foundation
+import GRDB
+import Logging
 @testable import Library
 import MPDProtocol
 import Testing
@@ -10,8 +12,8 @@ import Testing
 @Suite(.serialized) struct StreamingTests {
     /// The listing as the previous implementation made it: every song read into an array, walked with
     /// `DirectoryTree`, each song formatted from `SongWriter.tagValues` (Foundation's time stamps).
-    static func reference(_ command: String, uri: String, tags: Set<String>) throws -> String {
-        let songs = try Catalog(ServerFixture.pool).songs(under: uri)
+    static func reference(_ command: String, uri: String, tags: Set<String>, pool: DatabasePool = ServerFixture.pool) throws -> String {
+        let songs = try Catalog(pool).songs(under: uri)
         let iso = ISO8601DateFormatter()
         iso.timeZone = TimeZone(identifier: "UTC")
         func stamp(_ t: Int64) -> String { iso.string(from: Date(timeIntervalSince1970: TimeInterval(t))) }
@@ -56,6 +58,44 @@ import Testing
         #expect(c.roundTrip("listallinfo") == (try Self.reference("listallinfo", uri: "", tags: ["Title", "Genre"])))
         #expect(c.roundTrip("listallinfo \"Nope\"") == "ACK [50@0] {listallinfo} No such directory\n")
         #expect(c.roundTrip("listall \"Durations/01 CBR\"") == "ACK [50@0] {listall} No such directory\n")
+    }
+
+    /// A library whose folders hold songs and subfolders side by side, with names that sort around
+    /// `/`, and a folder's newest song in its first run (before a subfolder): through the real catalog,
+    /// the stream answers what the whole-array listing answered.
+    @Test func mixedFoldersListAsTheWholeArrayListingDid() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("cw-mixed-\(UUID().uuidString.prefix(8))")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let music = dir.appendingPathComponent("music")
+        let source = ServerFixture.music + "/Durations/01 CBR Info.mp3"
+        let layout: [(String, TimeInterval)] = [
+            ("root.mp3", 1_600_000_000), ("a/x.mp3", 1_700_000_300), ("a/b/y.mp3", 1_700_000_100), ("a/b/c/w.mp3", 1_700_000_200),
+            ("a/b-c.mp3", 1_700_000_900), ("a/z.mp3", 1_700_000_400), ("a b/q.mp3", 1_650_000_000), ("a-b/r.mp3", 1_650_000_500),
+            ("a0/s.mp3", 1_650_000_700), ("zz/deep/er/t.mp3", 1_500_000_000), ("zz/u.mp3", 1_500_000_100),
+        ]
+        for (path, time) in layout {
+            let url = music.appendingPathComponent(path)
+            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try FileManager.default.copyItem(atPath: source, toPath: url.path)
+            try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSince1970: time)], ofItemAtPath: url.path)
+        }
+        let pool = try LibraryDatabase.open(at: dir.appendingPathComponent("lib.sqlite").path)
+        var quiet = Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() })
+        quiet.logLevel = .critical
+        _ = try LibraryScanner(musicFolder: music.path, database: pool, logger: quiet).run()
+        let commands = ControlCommands(
+            catalog: Catalog(pool), playlists: StoredPlaylists(pool), player: ServerFixture.EnginePlayer(), musicFolder: music.path)
+        var client = commands.newClient()
+        let all = Set(MPDTag.tagtypes.map(\.name))
+        for uri in ["", "a", "a/b", "zz"] {
+            for command in ["listallinfo", "listall"] {
+                let line = uri.isEmpty ? command : "\(command) \"\(uri)\""
+                let result = commands.execute(MPDCommandBatch(mode: .single, lines: [Array(line.utf8)]), client: &client)
+                #expect(String(decoding: result.output, as: UTF8.self) == (try Self.reference(command, uri: uri, tags: all, pool: pool)), "\(line)")
+            }
+        }
+        let root = commands.execute(MPDCommandBatch(mode: .single, lines: [Array("listallinfo".utf8)]), client: &client)
+        #expect(String(decoding: root.output, as: UTF8.self).contains("directory: a\nLast-Modified: 2023-11-14T22:28:20Z\n"))
     }
 
     /// Folders with songs and subfolders side by side, names that sort around `/` (space, `-`, `0`):
