@@ -18,21 +18,38 @@ import Testing
         iso.timeZone = TimeZone(identifier: "UTC")
         func stamp(_ t: Int64) -> String { iso.string(from: Date(timeIntervalSince1970: TimeInterval(t))) }
         var out = ""
+        func song(_ s: SongRecord) {
+            out += "file: \(s.path)\n"
+            guard command != "listall" else { return }
+            out += "Last-Modified: \(stamp(s.modified))\n"
+            if s.sampleRate > 0 { out += "Format: \(s.sampleRate):16:\(s.channels)\n" }
+            for (tag, values) in SongWriter.tagValues(s) where tags.contains(tag.name) {
+                for v in values { out += "\(tag.name): \(v)\n" }
+            }
+            out += "Time: \((s.durationMS + 500) / 1000)\n"
+            out += "duration: \(SongWriter.seconds(ms: s.durationMS))\n"
+        }
+        if command == "lsinfo" {  // (no playlists in the folders compared)
+            if songs.isEmpty, !uri.isEmpty {
+                let parent = (uri as NSString).deletingLastPathComponent
+                guard let s = try Catalog(pool).songs(under: parent).first(where: { $0.path == uri }) else {
+                    return "ACK [50@0] {lsinfo} No such directory\n"
+                }
+                song(s)
+                return out + "OK\n"
+            }
+            let tree = DirectoryTree(songs, base: uri)
+            for dir in tree.subdirectories { out += "directory: \(dir.path)\nLast-Modified: \(stamp(dir.modified))\n" }
+            for s in tree.files { song(s) }
+            return out + "OK\n"
+        }
+        if songs.isEmpty, !uri.isEmpty { return "ACK [50@0] {\(command)} No such directory\n" }
         DirectoryTree.walk(songs, base: uri) { entry in
             switch entry {
             case .directory(let path, let modified):
                 out += "directory: \(path)\n"
                 if command == "listallinfo" { out += "Last-Modified: \(stamp(modified))\n" }
-            case .song(let s):
-                out += "file: \(s.path)\n"
-                guard command == "listallinfo" else { return }
-                out += "Last-Modified: \(stamp(s.modified))\n"
-                if s.sampleRate > 0 { out += "Format: \(s.sampleRate):16:\(s.channels)\n" }
-                for (tag, values) in SongWriter.tagValues(s) where tags.contains(tag.name) {
-                    for v in values { out += "\(tag.name): \(v)\n" }
-                }
-                out += "Time: \((s.durationMS + 500) / 1000)\n"
-                out += "duration: \(SongWriter.seconds(ms: s.durationMS))\n"
+            case .song(let s): song(s)
             }
         }
         return out + "OK\n"
@@ -49,6 +66,9 @@ import Testing
             #expect(info == (try Self.reference("listallinfo", uri: uri, tags: all)), "listallinfo \(uri)")
             #expect(info.count > 3)
             #expect(c.roundTrip("listall" + arg) == (try Self.reference("listall", uri: uri, tags: all)), "listall \(uri)")
+            if !uri.isEmpty {
+                #expect(c.roundTrip("lsinfo" + arg) == (try Self.reference("lsinfo", uri: uri, tags: all)), "lsinfo \(uri)")
+            }
         }
         // The root listing is long: a whole library, with every directory before its contents.
         #expect(c.roundTrip("listallinfo").components(separatedBy: "\nfile: ").count - 1 == 34)
@@ -87,8 +107,8 @@ import Testing
             catalog: Catalog(pool), playlists: StoredPlaylists(pool), player: ServerFixture.EnginePlayer(), musicFolder: music.path)
         var client = commands.newClient()
         let all = Set(MPDTag.tagtypes.map(\.name))
-        for uri in ["", "a", "a/b", "zz"] {
-            for command in ["listallinfo", "listall"] {
+        for uri in ["", "a", "a/b", "zz", "a/b/c", "a/x.mp3", "a/nope", "a/b-c.mp3"] {
+            for command in ["listallinfo", "listall", "lsinfo"] where command == "lsinfo" || !uri.hasSuffix(".mp3") {
                 let line = uri.isEmpty ? command : "\(command) \"\(uri)\""
                 let result = commands.execute(MPDCommandBatch(mode: .single, lines: [Array(line.utf8)]), client: &client)
                 #expect(String(decoding: result.output, as: UTF8.self) == (try Self.reference(command, uri: uri, tags: all, pool: pool)), "\(line)")

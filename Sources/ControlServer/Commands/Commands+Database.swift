@@ -8,12 +8,15 @@ extension ControlCommands {
         [
             MPDCommand("lsinfo", .between(0, 1), permission: .read) { (ctx: inout MPDContext, req, w: inout MPDResponseWriter) throws(MPDError) in
                 let uri = try MusicPath.normalize(req.arguments.first, command: "lsinfo")
-                let songs = try libraryCall { try ctx.catalog.songs(under: uri) }
+                // The folder's own songs and its subfolders' times: the songs below those are not read.
+                let folders = try libraryCall { try ctx.catalog.folderTimes(under: uri) }
+                let songs = folders[uri] == nil ? [] : try libraryCall { try ctx.catalog.songs(directlyIn: uri) }
                 let playlists = try libraryCall { try ctx.catalog.playlists() }.filter { DirectoryTree.parent(of: $0.path) == uri }
-                if songs.isEmpty, playlists.isEmpty, !uri.isEmpty {
+                if folders.isEmpty, playlists.isEmpty, !uri.isEmpty {
                     // A song's own path lists that song.
-                    let parent = (uri as NSString).deletingLastPathComponent
-                    if let song = try libraryCall({ try ctx.catalog.songs(under: parent) }).first(where: { $0.path == uri }) {
+                    if let id = try libraryCall({ try ctx.catalog.trackID(path: uri) }),
+                        let song = try libraryCall({ try ctx.catalog.songs(ids: [id]).first })
+                    {
                         SongWriter.write(song, tags: ctx.client.tagTypes, into: &w)
                         return
                     }
@@ -26,12 +29,12 @@ extension ControlCommands {
                         w.field("Last-Modified", SongWriter.timestamp(p.modified))
                     }
                 }
-                let tree = DirectoryTree(songs, base: uri)
-                for dir in tree.subdirectories {
+                for dir in DirectoryTree.subdirectories(of: uri, folders: folders) {
                     w.field("directory", dir.path)
                     w.field("Last-Modified", SongWriter.timestamp(dir.modified))
                 }
-                for song in tree.files { SongWriter.write(song, tags: ctx.client.tagTypes, into: &w) }
+                let tags = SongWriter.Tags(ctx.client.tagTypes)
+                for song in songs { SongWriter.write(song, tags: tags, into: &w) }
                 for playlist in playlists {
                     w.field("playlist", playlist.path)
                     w.field("Last-Modified", SongWriter.timestamp(playlist.modified))

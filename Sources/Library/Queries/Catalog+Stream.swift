@@ -14,33 +14,64 @@ extension Catalog {
     ) throws {
         try db.read { db in
             let values = try Self.multiValues(db)
-            let (filter, args): (String, StatementArguments) = directory.isEmpty
-                ? ("", []) : ("WHERE path > ? AND path < ?", [directory + "/", directory + "0"])
-            // One light pass over the path index first (a GROUP BY on the folder, computed in SQL with
-            // rtrim, costs ten times more). A folder's songs come in runs (one, unless subfolders
-            // sort between them): each run's newest joins the folder's.
-            var times: [String: Int64] = [:]
-            var folder: String?
-            var newest: Int64 = 0
-            let paths = try Row.fetchCursor(
-                db.cachedStatement(sql: "SELECT path, mtime_ns FROM tracks \(filter) ORDER BY path"), arguments: args)
-            while let row = try paths.next() {
-                let path: String = row[0]
-                let ns: Int64 = row[1]
-                let parent = path.utf8.lastIndex(of: UInt8(ascii: "/")).map { path[..<$0] } ?? ""
-                if let current = folder, current == parent {
-                    newest = max(newest, ns)
-                } else {
-                    if let current = folder { times[current] = max(times[current] ?? .min, newest / 1_000_000_000) }
-                    folder = String(parent)
-                    newest = ns
-                }
-            }
-            if let current = folder { times[current] = max(times[current] ?? .min, newest / 1_000_000_000) }
+            let (filter, args) = Self.below(directory)
+            let times = try Self.folderTimes(db, filter: filter, args: args)
             try folders(times)
             let songs = try Row.fetchCursor(
                 db.cachedStatement(sql: "SELECT \(Self.columns) FROM tracks \(filter) ORDER BY path"), arguments: args)
             while let row = try songs.next() { try song(Self.record(row, values)) }
         }
+    }
+
+    /// For every folder under `directory` ("" for all) that holds songs directly, the newest of their
+    /// modification times (Unix seconds); the key is the folder's path ("" for the music folder).
+    public func folderTimes(under directory: String) throws -> [String: Int64] {
+        try db.read { db in
+            let (filter, args) = Self.below(directory)
+            return try Self.folderTimes(db, filter: filter, args: args)
+        }
+    }
+
+    /// The songs directly in `directory` ("" for the music folder), not in its subfolders, in path order.
+    public func songs(directlyIn directory: String) throws -> [SongRecord] {
+        try db.read { db in
+            let values = try Self.multiValues(db)
+            let sql = directory.isEmpty
+                ? "SELECT \(Self.columns) FROM tracks WHERE instr(path, '/') = 0 ORDER BY path"
+                : "SELECT \(Self.columns) FROM tracks WHERE path > ? AND path < ? AND instr(substr(path, ?), '/') = 0 ORDER BY path"
+            let args: StatementArguments = directory.isEmpty
+                ? [] : [directory + "/", directory + "0", directory.unicodeScalars.count + 2]
+            return try Row.fetchAll(db.cachedStatement(sql: sql), arguments: args).map { Self.record($0, values) }
+        }
+    }
+
+    /// The WHERE clause for the songs under `directory`.
+    static func below(_ directory: String) -> (String, StatementArguments) {
+        directory.isEmpty ? ("", []) : ("WHERE path > ? AND path < ?", [directory + "/", directory + "0"])
+    }
+
+    static func folderTimes(_ db: Database, filter: String, args: StatementArguments) throws -> [String: Int64] {
+        // One light pass over the path index first (a GROUP BY on the folder, computed in SQL with
+        // rtrim, costs ten times more). A folder's songs come in runs (one, unless subfolders
+        // sort between them): each run's newest joins the folder's.
+        var times: [String: Int64] = [:]
+        var folder: String?
+        var newest: Int64 = 0
+        let paths = try Row.fetchCursor(
+            db.cachedStatement(sql: "SELECT path, mtime_ns FROM tracks \(filter) ORDER BY path"), arguments: args)
+        while let row = try paths.next() {
+            let path: String = row[0]
+            let ns: Int64 = row[1]
+            let parent = path.utf8.lastIndex(of: UInt8(ascii: "/")).map { path[..<$0] } ?? ""
+            if let current = folder, current == parent {
+                newest = max(newest, ns)
+            } else {
+                if let current = folder { times[current] = max(times[current] ?? .min, newest / 1_000_000_000) }
+                folder = String(parent)
+                newest = ns
+            }
+        }
+        if let current = folder { times[current] = max(times[current] ?? .min, newest / 1_000_000_000) }
+        return times
     }
 }
