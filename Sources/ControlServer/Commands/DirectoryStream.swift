@@ -17,6 +17,9 @@ struct DirectoryStream {
     private var hasSubdirectories: Set<Substring> = []
     /// The directories open now, `base` first; each with its songs that wait for its subdirectories.
     private var open: [(path: Substring, waiting: [SongRecord])]
+    /// The previous song's folder, and whether its songs wait for its subdirectories.
+    private var lastFolder: Substring?
+    private var lastWaits = false
 
     /// `folders`: the songs' folders and their newest times (`Catalog.forEachSong`), all under `base`.
     init(base: String, folders: [String: Int64]) {
@@ -36,6 +39,13 @@ struct DirectoryStream {
     /// Takes the next song (path order); `visit` gets what can be written now.
     mutating func add(_ song: SongRecord, _ visit: (DirectoryTree.Entry) -> Void) {
         let folder = Self.parent(of: song.path[...])
+        // Most songs are in the previous song's folder: nothing opens or closes.
+        if let last = lastFolder, last.utf8.elementsEqual(folder.utf8) {
+            if lastWaits { open[open.count - 1].waiting.append(song) } else { visit(.song(song)) }
+            return
+        }
+        lastFolder = folder
+        lastWaits = hasSubdirectories.contains(folder)
         // Close what the song is not in.
         while open.count > 1, !Self.isWithin(folder, open[open.count - 1].path) {
             close(visit)
@@ -54,7 +64,7 @@ struct DirectoryStream {
                 open.append((dir, []))
             }
         }
-        if hasSubdirectories.contains(folder) {
+        if lastWaits {
             open[open.count - 1].waiting.append(song)
         } else {
             visit(.song(song))

@@ -123,7 +123,20 @@ enum SongWriter {
     /// Milliseconds as seconds with three decimals (`14.027`), as MPD prints `duration` and `elapsed`.
     static func seconds(ms: Int) -> String {
         let ms = max(0, ms)
-        return String(ms / 1000) + "." + pad(ms % 1000, 3)
+        let whole = ms / 1000
+        guard whole < 1_000_000_000 else { return String(whole) + "." + pad(ms % 1000, 3) }
+        var digits = 1
+        var rest = whole / 10
+        while rest > 0 {
+            digits += 1
+            rest /= 10
+        }
+        return String(unsafeUninitializedCapacity: digits + 4) { out in
+            put(whole, digits, out, 0)
+            out[digits] = UInt8(ascii: ".")
+            put(ms % 1000, 3, out, digits + 1)
+            return digits + 4
+        }
     }
 
     /// `n` with leading zeros to `width` digits.

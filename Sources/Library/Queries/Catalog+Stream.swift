@@ -54,24 +54,35 @@ extension Catalog {
         // One light pass over the path index first (a GROUP BY on the folder, computed in SQL with
         // rtrim, costs ten times more). A folder's songs come in runs (one, unless subfolders
         // sort between them): each run's newest joins the folder's.
+        // The path's bytes are compared in place (no string per row): only a new folder makes one.
         var times: [String: Int64] = [:]
-        var folder: String?
+        var folder: [UInt8]?
         var newest: Int64 = 0
+        func flush() {
+            guard let folder else { return }
+            let key = String(decoding: folder, as: UTF8.self)
+            times[key] = max(times[key] ?? .min, newest / 1_000_000_000)
+        }
         let paths = try Row.fetchCursor(
             db.cachedStatement(sql: "SELECT path, mtime_ns FROM tracks \(filter) ORDER BY path"), arguments: args)
         while let row = try paths.next() {
-            let path: String = row[0]
             let ns: Int64 = row[1]
-            let parent = path.utf8.lastIndex(of: UInt8(ascii: "/")).map { path[..<$0] } ?? ""
-            if let current = folder, current == parent {
-                newest = max(newest, ns)
-            } else {
-                if let current = folder { times[current] = max(times[current] ?? .min, newest / 1_000_000_000) }
-                folder = String(parent)
-                newest = ns
+            try row.withUnsafeData(atIndex: 0) { data in
+                guard let path = data else { return }
+                path.withUnsafeBytes { raw in
+                    let bytes = raw.bindMemory(to: UInt8.self)
+                    let parent = bytes[..<(bytes.lastIndex(of: UInt8(ascii: "/")) ?? 0)]
+                    if let current = folder, current.elementsEqual(parent) {
+                        newest = max(newest, ns)
+                    } else {
+                        flush()
+                        folder = Array(parent)
+                        newest = ns
+                    }
+                }
             }
         }
-        if let current = folder { times[current] = max(times[current] ?? .min, newest / 1_000_000_000) }
+        flush()
         return times
     }
 }
