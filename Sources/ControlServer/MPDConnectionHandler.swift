@@ -40,7 +40,7 @@ final class MPDConnectionHandler: ChannelInboundHandler, @unchecked Sendable {
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         let buffer = unwrapInboundIn(data)
-        session.receive(buffer.readableBytesView)
+        buffer.withUnsafeReadableBytes { session.receive($0) }
         lastInput = .now()
         drive()
     }
