@@ -17,12 +17,18 @@ public struct MPDContext: MPDCommandContext {
     let started: Date
     let currentSongs: CurrentSongCache
     private var cachedPlayer: PlayerSnapshot?
+    /// On the event loop (`executeWithoutBlocking`): the current song taken from the cache beforehand;
+    /// the database is never read.
+    private let onEventLoop: Bool
+    private let pinnedSong: SongRecord?
 
     init(
         catalog: Catalog, playlists: StoredPlaylists, player: any PlayerStateSource, musicFolder: String,
         password: String?, client: MPDClientState, started: Date, currentSongs: CurrentSongCache,
-        snapshot: PlayerSnapshot? = nil
+        snapshot: PlayerSnapshot? = nil, onEventLoop: Bool = false, pinnedSong: SongRecord? = nil
     ) {
+        self.onEventLoop = onEventLoop
+        self.pinnedSong = pinnedSong
         self.password = password
         self.musicFolder = musicFolder
         self.catalog = catalog
@@ -37,6 +43,7 @@ public struct MPDContext: MPDCommandContext {
     /// The song of queue entry `track` (the current one, for `status` and `currentsong`): from the
     /// cache when it holds that song, else read from the library (and kept).
     func currentSong(_ track: Int64) throws(MPDError) -> SongRecord? {
+        if onEventLoop { return pinnedSong?.id == track ? pinnedSong : nil }
         if let song = currentSongs.song(track) { return song }
         let generation = currentSongs.generation
         let song = try libraryCall { try catalog.songs(ids: [track]).first }
@@ -90,9 +97,6 @@ final class CurrentSongCache: Sendable {
     func song(_ track: Int64) -> SongRecord? {
         state.withLock { $0.song?.id == track ? $0.song : nil }
     }
-
-    /// Whether the cache holds the song of `track`.
-    func holds(_ track: Int64) -> Bool { state.withLock { $0.song?.id == track } }
 
     var generation: Int { state.withLock { $0.generation } }
 
@@ -170,7 +174,11 @@ public final class ControlCommands: Sendable {
     public func executeWithoutBlocking(_ batch: MPDCommandBatch, client: inout MPDClientState) -> MPDBatchResult? {
         guard Self.answersFromSnapshot(batch) else { return nil }
         let p = player.snapshot()
-        if let current = p.currentPosition, !currentSongs.holds(p.queue[current].track) { return nil }
+        var song: SongRecord?
+        if let current = p.currentPosition {
+            guard let cached = currentSongs.song(p.queue[current].track) else { return nil }
+            song = cached
+        }
         // A poll of a player that did not change (stopped or paused: playing, the time moves) gets
         // the bytes of the last answer, which were made from the same state.
         let poll = batch.mode == .single && batch.lines[0] == Self.statusLine && client.permission.contains(.read)
@@ -180,7 +188,7 @@ public final class ControlCommands: Sendable {
         }
         var context = MPDContext(
             catalog: catalog, playlists: playlists, player: player, musicFolder: musicFolder, password: password,
-            client: client, started: started, currentSongs: currentSongs, snapshot: p)
+            client: client, started: started, currentSongs: currentSongs, snapshot: p, onEventLoop: true, pinnedSong: song)
         let result = table.execute(batch, context: &context)
         client = context.client
         if poll, result.continuation == .ready, result.output.last == UInt8(ascii: "\n"), result.output.suffix(3).elementsEqual(MPDResponse.ok) {
