@@ -14,20 +14,9 @@ import Testing
     /// `DirectoryTree`, each song formatted from `SongWriter.tagValues` (Foundation's time stamps).
     static func reference(_ command: String, uri: String, tags: Set<String>, pool: DatabasePool = ServerFixture.pool) throws -> String {
         let songs = try Catalog(pool).songs(under: uri)
-        let iso = ISO8601DateFormatter()
-        iso.timeZone = TimeZone(identifier: "UTC")
-        func stamp(_ t: Int64) -> String { iso.string(from: Date(timeIntervalSince1970: TimeInterval(t))) }
         var out = ""
         func song(_ s: SongRecord) {
-            out += "file: \(s.path)\n"
-            guard command != "listall" else { return }
-            out += "Last-Modified: \(stamp(s.modified))\n"
-            if s.sampleRate > 0 { out += "Format: \(s.sampleRate):16:\(s.channels)\n" }
-            for (tag, values) in SongWriter.tagValues(s) where tags.contains(tag.name) {
-                for v in values { out += "\(tag.name): \(v)\n" }
-            }
-            out += "Time: \((s.durationMS + 500) / 1000)\n"
-            out += "duration: \(SongWriter.seconds(ms: s.durationMS))\n"
+            out += command == "listall" ? "file: \(s.path)\n" : block(s, tags: tags)
         }
         if command == "lsinfo" {  // (no playlists in the folders compared)
             if songs.isEmpty, !uri.isEmpty {
@@ -39,7 +28,7 @@ import Testing
                 return out + "OK\n"
             }
             let tree = DirectoryTree(songs, base: uri)
-            for dir in tree.subdirectories { out += "directory: \(dir.path)\nLast-Modified: \(stamp(dir.modified))\n" }
+            for dir in tree.subdirectories { out += "directory: \(dir.path)\nLast-Modified: \(Self.stamp(dir.modified))\n" }
             for s in tree.files { song(s) }
             return out + "OK\n"
         }
@@ -48,11 +37,50 @@ import Testing
             switch entry {
             case .directory(let path, let modified):
                 out += "directory: \(path)\n"
-                if command == "listallinfo" { out += "Last-Modified: \(stamp(modified))\n" }
+                if command == "listallinfo" { out += "Last-Modified: \(Self.stamp(modified))\n" }
             case .song(let s): song(s)
             }
         }
         return out + "OK\n"
+    }
+
+    static func stamp(_ t: Int64) -> String {
+        let iso = ISO8601DateFormatter()
+        iso.timeZone = TimeZone(identifier: "UTC")
+        return iso.string(from: Date(timeIntervalSince1970: TimeInterval(t)))
+    }
+
+    /// A song as the previous SongWriter wrote it.
+    static func block(_ s: SongRecord, tags: Set<String>) -> String {
+        var out = "file: \(s.path)\n"
+        out += "Last-Modified: \(stamp(s.modified))\n"
+        if s.sampleRate > 0 { out += "Format: \(s.sampleRate):16:\(s.channels)\n" }
+        for (tag, values) in SongWriter.tagValues(s) where tags.contains(tag.name) {
+            for v in values { out += "\(tag.name): \(v)\n" }
+        }
+        out += "Time: \((s.durationMS + 500) / 1000)\n"
+        out += "duration: \(SongWriter.seconds(ms: s.durationMS))\n"
+        return out
+    }
+
+    /// find and search without sort or window stream from the cursor: the same songs, in the same
+    /// (path) order, as filtering the whole array gave.
+    @Test func findAndSearchStreamTheSameSongs() throws {
+        let f = try ServerFixture()
+        let c = try RawClient(f.socket)
+        _ = c.response()
+        let all = Set(MPDTag.tagtypes.map(\.name))
+        let songs = try Catalog(ServerFixture.pool).songs(under: "")
+        for line in [
+            "find artist \"Ärzte\"", "search title \"e\"", "search \"(Artist contains 'a')\"", "find \"(base 'Durations')\"",
+            "search any \"\"", "find \"(!(Genre == 'Rock'))\"", "search album \"nothing like this\"",
+        ] {
+            let request = try MPDTokenizer.tokenize(Array(line.utf8)[...])
+            let parsed = try MPDSearchRequest.parse(request.arguments, foldCase: request.name == "search", acceptsPosition: false)
+            let matching = songs.filter { song in parsed.filter.map { SongFilter.matches($0, song) } ?? true }
+            #expect(c.roundTrip(line) == matching.map { Self.block($0, tags: all) }.joined() + "OK\n", "\(line)")
+        }
+        #expect(c.roundTrip("search title \"e\" window 1:3").components(separatedBy: "\nfile: ").count == 2)
     }
 
     @Test func listallinfoAndListallAnswerAsTheWholeArrayListingDid() throws {

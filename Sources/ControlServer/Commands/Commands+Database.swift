@@ -148,6 +148,17 @@ extension ControlCommands {
     }
 
     private static func search(_ ctx: inout MPDContext, _ req: MPDRequest, _ w: inout MPDResponseWriter, foldCase: Bool) throws(MPDError) {
+        let request = try MPDSearchRequest.parse(req.arguments, foldCase: foldCase, acceptsPosition: false)
+        if request.sort == nil, !request.sortDescending, request.window == nil {
+            // In path order, as read: the matches stream from the cursor, never held all at once.
+            let tags = SongWriter.Tags(ctx.client.tagTypes)
+            try libraryCall {
+                try ctx.catalog.forEachSong(under: "", folders: nil) { song in
+                    if request.filter.map({ SongFilter.matches($0, song) }) ?? true { SongWriter.write(song, tags: tags, into: &w) }
+                }
+            }
+            return
+        }
         for song in try matchingSongs(&ctx, req, foldCase: foldCase).songs {
             SongWriter.write(song, tags: ctx.client.tagTypes, into: &w)
         }

@@ -4,19 +4,19 @@ extension Catalog {
     /// Reads the songs under `directory` ("" for all) in path order one at a time, from a database
     /// cursor: the set is never in memory whole, however large the library. First `folders` gets, for
     /// every folder that holds songs directly, the newest of their modification times (Unix seconds;
-    /// the key is the folder's path, "" for the music folder itself), then `song` gets each song.
+    /// the key is the folder's path, "" for the music folder itself; not read when `folders` is nil),
+    /// then `song` gets each song.
     /// Everything is read in one transaction, so both see the same library.
     ///
     /// Thread rules: any thread but an event loop; it blocks for as long as `song` takes (a caller
     /// streaming to a slow client holds one read transaction open meanwhile, which WAL allows).
     public func forEachSong(
-        under directory: String, folders: ([String: Int64]) throws -> Void, song: (SongRecord) throws -> Void
+        under directory: String, folders: (([String: Int64]) throws -> Void)?, song: (SongRecord) throws -> Void
     ) throws {
         try db.read { db in
             let values = try Self.multiValues(db)
             let (filter, args) = Self.below(directory)
-            let times = try Self.folderTimes(db, filter: filter, args: args)
-            try folders(times)
+            if let folders { try folders(try Self.folderTimes(db, filter: filter, args: args)) }
             let songs = try Row.fetchCursor(
                 db.cachedStatement(sql: "SELECT \(Self.columns) FROM tracks \(filter) ORDER BY path"), arguments: args)
             while let row = try songs.next() { try song(Self.record(row, values)) }
