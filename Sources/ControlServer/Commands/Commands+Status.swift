@@ -24,9 +24,11 @@ extension ControlCommands {
                 w.field("song", current)
                 w.field("songid", p.queue[current].id)
                 if p.status != .stopped, let song = try ctx.currentSong(p.queue[current].track) {
-                    let elapsed = Double(p.elapsedMS) / 1000
+                    // (The snapshot's time runs on between position reports: never past the song's end.)
+                    let elapsedMS = song.durationMS > 0 ? min(p.elapsedMS, song.durationMS) : p.elapsedMS
+                    let elapsed = Double(elapsedMS) / 1000
                     w.field("time", "\(Int(elapsed.rounded())):\((song.durationMS + 500) / 1000)")
-                    w.field("elapsed", SongWriter.seconds(ms: p.elapsedMS))
+                    w.field("elapsed", SongWriter.seconds(ms: elapsedMS))
                     w.field("bitrate", song.bitrate)
                     w.field("duration", SongWriter.seconds(ms: song.durationMS))
                     w.field("audio", "\(song.sampleRate):16:\(song.channels)")
