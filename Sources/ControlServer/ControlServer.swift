@@ -26,6 +26,9 @@ public final class ControlServer: Sendable {
     let logger: Logger
     let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
     let commandQueue = DispatchQueue(label: "clickwheel.mpd.commands", attributes: .concurrent)
+    /// How much of a streamed answer may be on its way to one client before the command producing it
+    /// waits (`StreamedOutput`): well below the output limit, so a slow reader is paused, not closed.
+    var streamWindow: Int { max(1, min(256 << 10, limits.maxOutputBytes / 2)) }
     let connections = Mutex<[ObjectIdentifier: MPDConnectionHandler]>([:])
     private let channels = Mutex<[any Channel]>([])
     private let socketPath = Mutex<String?>(nil)
@@ -87,6 +90,7 @@ public final class ControlServer: Sendable {
 
     /// Tells every client that these subsystems changed (MPD's idle events).
     public func notify(_ subsystems: MPDIdleSubsystems) {
+        if subsystems.contains(.database) { backend.libraryChanged() }
         for handler in connections.withLock({ Array($0.values) }) { handler.notify(subsystems) }
     }
 

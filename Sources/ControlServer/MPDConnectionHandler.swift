@@ -18,6 +18,8 @@ final class MPDConnectionHandler: ChannelInboundHandler, @unchecked Sendable {
     private var context: ChannelHandlerContext?
     private var busy = false
     private var timeout: Scheduled<Void>?
+    /// When the client last sent something (the timeout counts from here; one timer, not one per read).
+    private var lastInput = NIODeadline.now()
 
     init(server: ControlServer) {
         self.server = server
@@ -37,9 +39,9 @@ final class MPDConnectionHandler: ChannelInboundHandler, @unchecked Sendable {
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        var buffer = unwrapInboundIn(data)
-        if let bytes = buffer.readBytes(length: buffer.readableBytes) { session.receive(bytes) }
-        armTimeout()
+        let buffer = unwrapInboundIn(data)
+        buffer.withUnsafeReadableBytes { session.receive($0) }
+        lastInput = .now()
         drive()
     }
 
@@ -79,13 +81,21 @@ final class MPDConnectionHandler: ChannelInboundHandler, @unchecked Sendable {
                 context.write(wrapOutboundOut(context.channel.allocator.buffer(bytes: bytes)), promise: nil)
                 wrote = true
             case .execute(let batch):
+                // status, currentsong, ping: answered here from the published state, no hop.
+                if let result = server.backend.executeWithoutBlocking(batch, client: &client) {
+                    session.batchFinished(result)
+                    continue loop
+                }
                 busy = true
                 let input = client
                 let backend = server.backend
                 let loop = context.eventLoop
+                let stream = streamedOutput(on: loop)
+                let chunk = StreamedOutput.chunkSize(window: server.streamWindow)
                 server.commandQueue.async { [self] in
                     var state = input
-                    let result = backend.execute(batch, client: &state)
+                    let writer = MPDResponseWriter(flushingAt: chunk) { stream.send($0) }
+                    let result = backend.execute(batch, client: &state, writer: writer)
                     let output = state
                     loop.execute { [self] in
                         busy = false
@@ -106,14 +116,35 @@ final class MPDConnectionHandler: ChannelInboundHandler, @unchecked Sendable {
         if wrote { context.flush() }
     }
 
-    /// (Re)starts the connection timeout; a client idling in `idle` is exempt.
-    private func armTimeout() {
+    /// Where a batch's streamed chunks go: written and flushed here, in order before its result.
+    private func streamedOutput(on loop: any EventLoop) -> StreamedOutput {
+        let seconds = server.limits.connectionTimeoutSeconds
+        return StreamedOutput(
+            window: server.streamWindow, stallTimeout: Double(seconds), loop: loop,
+            write: { [self] buffer, promise in
+                guard let context else { return promise.fail(ChannelError.ioOnClosedChannel) }
+                context.writeAndFlush(wrapOutboundOut(buffer), promise: promise)
+            },
+            stalled: { [self] in
+                server.logger.notice("control socket: a client took none of a long answer for \(seconds) s; closed")
+                context?.close(promise: nil)
+            })
+    }
+
+    /// Starts the connection timeout: it fires `connectionTimeoutSeconds` after the last input, and a
+    /// client idling in `idle` (or waiting for a batch) is exempt. Input only moves `lastInput`; the
+    /// timer, when it fires early, waits for the rest.
+    private func armTimeout(at deadline: NIODeadline? = nil) {
         timeout?.cancel()
         guard let context else { return }
         let seconds = server.limits.connectionTimeoutSeconds
-        timeout = context.eventLoop.scheduleTask(in: .seconds(seconds)) { [self] in
+        timeout = context.eventLoop.scheduleTask(deadline: deadline ?? lastInput + .seconds(seconds)) { [self] in
+            let due = lastInput + .seconds(seconds)
             if session.isIdle || busy {
+                lastInput = .now()
                 armTimeout()
+            } else if due > .now() {
+                armTimeout(at: due)
             } else {
                 server.logger.notice("control socket: a client said nothing for \(seconds) s; closed")
                 self.context?.close(promise: nil)

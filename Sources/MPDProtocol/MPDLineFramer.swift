@@ -35,6 +35,11 @@ public struct MPDLineFramer: Sendable {
         buffer.append(contentsOf: bytes)
     }
 
+    /// Appends received bytes straight from the read buffer (one copy, no per-byte iteration).
+    public mutating func append(contentsOf bytes: UnsafeRawBufferPointer) {
+        buffer.append(contentsOf: bytes)
+    }
+
     /// Returns the next complete line, or says why there is none.
     public mutating func next() -> Next {
         let limit = min(buffer.count, readIndex + capacity)

@@ -27,7 +27,6 @@ public struct MPDResponseWriter: Sendable {
     public init(flushingAt threshold: Int, to sink: @escaping @Sendable ([UInt8]) -> Void) {
         precondition(threshold > 0, "flush threshold must be positive")
         bytes = []
-        bytes.reserveCapacity(threshold)
         flushThreshold = threshold
         self.sink = sink
     }

@@ -70,6 +70,12 @@ public struct MPDSessionStateMachine: Sendable {
         framer.append(contentsOf: bytes)
     }
 
+    /// Buffers bytes received from the client, straight from the read buffer.
+    public mutating func receive(_ bytes: UnsafeRawBufferPointer) {
+        guard !isClosed else { return }
+        framer.append(contentsOf: bytes)
+    }
+
     /// Records that `subsystems` changed; an idling client is answered by `nextAction()`.
     public mutating func notify(_ subsystems: MPDIdleSubsystems) {
         guard !isClosed else { return }

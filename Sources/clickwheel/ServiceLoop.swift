@@ -8,6 +8,7 @@ import Library
 import Logging
 import MPDProtocol
 import Playback
+import Synchronization
 
 /// The one serial owner of the engine: every event (keys, ticks, playback reports, scan progress) is
 /// posted to its queue, handed to `Engine.handle`, and the effects are carried out there.
@@ -30,6 +31,10 @@ final class ServiceLoop: @unchecked Sendable {
     /// The last update job handed out, and the one running (MPD's `updating_db`).
     private var updateJobs = 0
     private var runningJob: Int?
+    /// What `status` and friends read: the engine's playback state as of its last change, published
+    /// on the queue after every event, control request and update job change, read from any thread
+    /// without waiting for the queue (the control server answers `status` on its event loop).
+    private let published = Mutex<(snapshot: PlayerSnapshot, at: Timestamp)>((PlayerSnapshot(), .zero))
     /// Who hears about changes (the control server's idle clients); set before `start`.
     var listener: (@Sendable (MPDIdleSubsystems) -> Void)?
     /// Settings → Shut Down / Restart run these (`/bin/sh -c`); set before `start`, or on the queue.
@@ -59,6 +64,7 @@ final class ServiceLoop: @unchecked Sendable {
         }
         player.setVolume(engine.settings.volume)
         player.setSoundCheck(engine.settings.soundCheck)
+        publish()
         let reports = player.reports
         Task.detached { [weak self] in
             for await report in reports {
@@ -134,13 +140,25 @@ final class ServiceLoop: @unchecked Sendable {
     func scanFinished() {
         queue.async { [self] in
             runningJob = nil
+            publish()
             listener?([.database, .update])
         }
     }
 
     private func handle(_ event: Event) {
-        carryOut(engine.handle(event))
+        let effects = engine.handle(event)
+        publish()  // before the effects: an idle client woken by them reads the new state
+        carryOut(effects)
         updateTicker()
+    }
+
+    /// Publishes the engine's playback state for `snapshot()` (on the queue, after every change and
+    /// before its effects: a listener's idle client woken by them reads the new state).
+    private func publish() {
+        var s = PlayerSnapshot(engine)
+        s.updatingJob = runningJob
+        let now = MonotonicClock.now()
+        published.withLock { $0 = (s, now) }
     }
 
     private func carryOut(_ effects: [Effect]) {
@@ -213,14 +231,21 @@ extension ServiceLoop {
 }
 
 extension ServiceLoop: PlayerStateSource {
-    /// The engine's playback state, read on the loop's queue (callers are on the control server's queue).
+    /// The engine's playback state as last published: no wait for the queue, so cheap enough for the
+    /// control server's event loop. While playing, the elapsed time runs on from the last position
+    /// report at the real-time rate (as MPD computes it), at most `positionSlackMS` past it.
     func snapshot() -> PlayerSnapshot {
-        queue.sync {
-            var s = PlayerSnapshot(engine)
-            s.updatingJob = runningJob
-            return s
+        var (s, at) = published.withLock { $0 }
+        if s.status == .playing {
+            let ran = (MonotonicClock.now().microseconds - at.microseconds) / 1000
+            s.elapsedMS += Int(min(max(0, ran), Self.positionSlackMS))
         }
+        return s
     }
+
+    /// How far `snapshot()` runs the elapsed time past the engine's last word (position reports come
+    /// several times a second; if they stop, the time stops too).
+    static let positionSlackMS: Int64 = 2000
 
     /// A client changed stored playlists: the menus reread them, idle clients hear of it.
     func libraryEdited(_ subsystems: MPDIdleSubsystems) {
@@ -236,6 +261,7 @@ extension ServiceLoop: PlayerStateSource {
             updateJobs += 1
             if runningJob == nil {
                 runningJob = updateJobs
+                publish()
                 rescan()
                 listener?(.update)
             }
@@ -248,6 +274,7 @@ extension ServiceLoop: PlayerStateSource {
     func control(_ request: ControlRequest) -> Result<[Int], ControlError> {
         queue.sync {
             let outcome = engine.control(request, at: MonotonicClock.now())
+            publish()
             carryOut(outcome.effects)
             updateTicker()
             return outcome.result

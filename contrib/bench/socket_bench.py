@@ -9,7 +9,8 @@ asyncio client that reads in bulk): one connection with 2,000 sequential `status
 connections sharing 10,000 `status` requests, then `listallinfo` of the whole library on one
 connection. For each the script reports latency (p50, p99), throughput, the server's CPU time per
 request (utime + stime from /proc, all threads) and, for `listallinfo`, time and the server's RSS
-before and after (a streamed answer leaves it flat). The two servers take turns going first.
+before, at its peak during the call (sampled every millisecond) and after (a streamed answer leaves
+it flat). The two servers take turns going first.
 
 The 100-connection figures are bounded by the Python client on this 2-core machine (MPD is idle for
 more than half of that run): compare the server CPU per request as well as the latencies.
@@ -27,6 +28,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -121,17 +123,31 @@ def measure(server, pid, client, log_prefix):
                       "p99_ms": 1000 * lat[int(0.99 * (len(lat) - 1))], "cpu_us_per_req": 1e6 * cpu / len(lat)}
     client = connect(server.socket)
     before = rss_mib(pid)
+    peak = [before]
+    done = threading.Event()
+
+    def sample():  # the server's RSS every millisecond while the answer is being made
+        while not done.is_set():
+            peak[0] = max(peak[0], rss_mib(pid))
+            time.sleep(0.001)
+
+    sampler = threading.Thread(target=sample)
+    sampler.start()
     t0 = time.perf_counter()
     body = client.raw("listallinfo")
+    elapsed = time.perf_counter() - t0
+    done.set()
+    sampler.join()
     client.close()
-    out["listallinfo"] = {"s": time.perf_counter() - t0, "mib": len(body) / 2 ** 20, "rss_before_mib": before,
-                          "rss_after_mib": rss_mib(pid), "songs": body.count(b"\nfile: ") + body.startswith(b"file: ")}
+    out["listallinfo"] = {"s": elapsed, "mib": len(body) / 2 ** 20, "rss_before_mib": before,
+                          "rss_peak_mib": max(peak[0], rss_mib(pid)), "rss_after_mib": rss_mib(pid),
+                          "songs": body.count(b"\nfile: ") + body.startswith(b"file: ")}
     log("%s status x1: p50 %.3f ms p99 %.3f ms %.0f/s %.1f us CPU/req; x100: p50 %.3f p99 %.3f ms %.0f/s %.1f us CPU/req; "
-        "listallinfo %.0f ms %.1f MiB (RSS %.1f -> %.1f MiB)" % (
+        "listallinfo %.0f ms %.1f MiB (RSS %.1f -> peak %.1f -> %.1f MiB)" % (
             log_prefix, out["single"]["p50_ms"], out["single"]["p99_ms"], out["single"]["req_per_s"],
             out["single"]["cpu_us_per_req"], out["hundred"]["p50_ms"], out["hundred"]["p99_ms"],
             out["hundred"]["req_per_s"], out["hundred"]["cpu_us_per_req"], 1000 * out["listallinfo"]["s"],
-            out["listallinfo"]["mib"], before, out["listallinfo"]["rss_after_mib"]))
+            out["listallinfo"]["mib"], before, out["listallinfo"]["rss_peak_mib"], out["listallinfo"]["rss_after_mib"]))
     return out
 
 
@@ -199,6 +215,8 @@ def main():
         ("hundred", "req_per_s", "status, 100 connections, throughput", "/s"),
         ("hundred", "cpu_us_per_req", "status, 100 connections, server CPU per request", "µs"),
         ("listallinfo", "s", "listallinfo (10k songs), one connection", "s"),
+        ("listallinfo", "rss_before_mib", "server RSS before listallinfo", "MiB"),
+        ("listallinfo", "rss_peak_mib", "server peak RSS during listallinfo", "MiB"),
         ("listallinfo", "rss_after_mib", "server RSS after listallinfo", "MiB"),
     ]:
         x, y = med("clickwheel", part, key), med("mpd", part, key)

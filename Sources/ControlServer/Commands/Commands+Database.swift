@@ -8,12 +8,15 @@ extension ControlCommands {
         [
             MPDCommand("lsinfo", .between(0, 1), permission: .read) { (ctx: inout MPDContext, req, w: inout MPDResponseWriter) throws(MPDError) in
                 let uri = try MusicPath.normalize(req.arguments.first, command: "lsinfo")
-                let songs = try libraryCall { try ctx.catalog.songs(under: uri) }
+                // The folder's own songs and its subfolders' times: the songs below those are not read.
+                let folders = try libraryCall { try ctx.catalog.folderTimes(under: uri) }
+                let songs = folders[uri] == nil ? [] : try libraryCall { try ctx.catalog.songs(directlyIn: uri) }
                 let playlists = try libraryCall { try ctx.catalog.playlists() }.filter { DirectoryTree.parent(of: $0.path) == uri }
-                if songs.isEmpty, playlists.isEmpty, !uri.isEmpty {
+                if folders.isEmpty, playlists.isEmpty, !uri.isEmpty {
                     // A song's own path lists that song.
-                    let parent = (uri as NSString).deletingLastPathComponent
-                    if let song = try libraryCall({ try ctx.catalog.songs(under: parent) }).first(where: { $0.path == uri }) {
+                    if let id = try libraryCall({ try ctx.catalog.trackID(path: uri) }),
+                        let song = try libraryCall({ try ctx.catalog.songs(ids: [id]).first })
+                    {
                         SongWriter.write(song, tags: ctx.client.tagTypes, into: &w)
                         return
                     }
@@ -26,12 +29,12 @@ extension ControlCommands {
                         w.field("Last-Modified", SongWriter.timestamp(p.modified))
                     }
                 }
-                let tree = DirectoryTree(songs, base: uri)
-                for dir in tree.subdirectories {
+                for dir in DirectoryTree.subdirectories(of: uri, folders: folders) {
                     w.field("directory", dir.path)
                     w.field("Last-Modified", SongWriter.timestamp(dir.modified))
                 }
-                for song in tree.files { SongWriter.write(song, tags: ctx.client.tagTypes, into: &w) }
+                let tags = SongWriter.Tags(ctx.client.tagTypes)
+                for song in songs { SongWriter.write(song, tags: tags, into: &w) }
                 for playlist in playlists {
                     w.field("playlist", playlist.path)
                     w.field("Last-Modified", SongWriter.timestamp(playlist.modified))
@@ -39,9 +42,7 @@ extension ControlCommands {
             },
             MPDCommand("listall", .between(0, 1), permission: .read) { (ctx: inout MPDContext, req, w: inout MPDResponseWriter) throws(MPDError) in
                 let uri = try MusicPath.normalize(req.arguments.first, command: "listall")
-                let songs = try libraryCall { try ctx.catalog.songs(under: uri) }
-                if songs.isEmpty, !uri.isEmpty { throw .noExist("No such directory") }
-                DirectoryTree.walk(songs, base: uri) { entry in
+                try streamTree(under: uri, ctx.catalog) { entry in
                     switch entry {
                     case .directory(let path, _): w.field("directory", path)
                     case .song(let song): w.field("file", song.path)
@@ -50,10 +51,8 @@ extension ControlCommands {
             },
             MPDCommand("listallinfo", .between(0, 1), permission: .read) { (ctx: inout MPDContext, req, w: inout MPDResponseWriter) throws(MPDError) in
                 let uri = try MusicPath.normalize(req.arguments.first, command: "listallinfo")
-                let songs = try libraryCall { try ctx.catalog.songs(under: uri) }
-                if songs.isEmpty, !uri.isEmpty { throw .noExist("No such directory") }
-                let tags = ctx.client.tagTypes
-                DirectoryTree.walk(songs, base: uri) { entry in
+                let tags = SongWriter.Tags(ctx.client.tagTypes)
+                try streamTree(under: uri, ctx.catalog) { entry in
                     switch entry {
                     case .directory(let path, let modified):
                         w.field("directory", path)
@@ -133,7 +132,33 @@ extension ControlCommands {
         ]
     }
 
+    /// Every directory and song below `uri`, in `DirectoryTree.walk`'s order, streamed from a database
+    /// cursor: with a streaming writer, the answer goes out as it is made (`listall`, `listallinfo`).
+    private static func streamTree(under uri: String, _ catalog: Catalog, _ visit: (DirectoryTree.Entry) -> Void) throws(MPDError) {
+        var stream: DirectoryStream?
+        try libraryCall {
+            try catalog.forEachSong(under: uri) { folders in
+                if folders.isEmpty, !uri.isEmpty { throw MPDError.noExist("No such directory") }
+                stream = DirectoryStream(base: uri, folders: folders)
+            } song: { song in
+                stream!.add(song, visit)
+            }
+        }
+        stream?.finish(visit)
+    }
+
     private static func search(_ ctx: inout MPDContext, _ req: MPDRequest, _ w: inout MPDResponseWriter, foldCase: Bool) throws(MPDError) {
+        let request = try MPDSearchRequest.parse(req.arguments, foldCase: foldCase, acceptsPosition: false)
+        if request.sort == nil, !request.sortDescending, request.window == nil {
+            // In path order, as read: the matches stream from the cursor, never held all at once.
+            let tags = SongWriter.Tags(ctx.client.tagTypes)
+            try libraryCall {
+                try ctx.catalog.forEachSong(under: "", folders: nil) { song in
+                    if request.filter.map({ SongFilter.matches($0, song) }) ?? true { SongWriter.write(song, tags: tags, into: &w) }
+                }
+            }
+            return
+        }
         for song in try matchingSongs(&ctx, req, foldCase: foldCase).songs {
             SongWriter.write(song, tags: ctx.client.tagTypes, into: &w)
         }

@@ -121,21 +121,30 @@ extension ControlCommands {
     }
 
     /// Song blocks for queue entries: the song, then `Pos`, `Id` and `Prio` (when set).
-    static func writeEntries(_ positions: [Int], of queue: PlayQueue, _ ctx: inout MPDContext, _ w: inout MPDResponseWriter)
-        throws(MPDError)
-    {
-        let songs = try libraryCall { try ctx.catalog.songs(ids: positions.map { queue[$0].track }) }
-        let byID = Dictionary(songs.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
-        for position in positions {
-            let entry = queue[position]
-            if let song = byID[entry.track] {
-                SongWriter.write(song, tags: ctx.client.tagTypes, into: &w)
-            } else {
-                w.field("file", "(removed from the library)")
+    /// `current`: the one position is the current entry (its song comes from `MPDContext.currentSong`).
+    /// The songs are read a chunk at a time: with a streaming writer, a long queue's listing goes out
+    /// as it is made, and never sits in memory whole.
+    static func writeEntries(
+        _ positions: [Int], of queue: PlayQueue, _ ctx: inout MPDContext, _ w: inout MPDResponseWriter, current: Bool = false
+    ) throws(MPDError) {
+        let tags = SongWriter.Tags(ctx.client.tagTypes)
+        for start in stride(from: 0, to: positions.count, by: 500) {
+            let part = positions[start..<min(positions.count, start + 500)]
+            let songs = current && positions.count == 1
+                ? try ctx.currentSong(queue[positions[0]].track).map { [$0] } ?? []
+                : try libraryCall { try ctx.catalog.songs(ids: part.map { queue[$0].track }) }
+            let byID = Dictionary(songs.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
+            for position in part {
+                let entry = queue[position]
+                if let song = byID[entry.track] {
+                    SongWriter.write(song, tags: tags, into: &w)
+                } else {
+                    w.field("file", "(removed from the library)")
+                }
+                w.field("Pos", position)
+                w.field("Id", entry.id)
+                if entry.priority > 0 { w.field("Prio", entry.priority) }
             }
-            w.field("Pos", position)
-            w.field("Id", entry.id)
-            if entry.priority > 0 { w.field("Prio", entry.priority) }
         }
     }
 }

@@ -23,12 +23,12 @@ extension ControlCommands {
                 guard let current = p.currentPosition else { return }
                 w.field("song", current)
                 w.field("songid", p.queue[current].id)
-                if p.status != .stopped,
-                    let song = try libraryCall({ try ctx.catalog.songs(ids: [p.queue[current].track]).first })
-                {
-                    let elapsed = Double(p.elapsedMS) / 1000
+                if p.status != .stopped, let song = try ctx.currentSong(p.queue[current].track) {
+                    // (The snapshot's time runs on between position reports: never past the song's end.)
+                    let elapsedMS = song.durationMS > 0 ? min(p.elapsedMS, song.durationMS) : p.elapsedMS
+                    let elapsed = Double(elapsedMS) / 1000
                     w.field("time", "\(Int(elapsed.rounded())):\((song.durationMS + 500) / 1000)")
-                    w.field("elapsed", SongWriter.seconds(ms: p.elapsedMS))
+                    w.field("elapsed", SongWriter.seconds(ms: elapsedMS))
                     w.field("bitrate", song.bitrate)
                     w.field("duration", SongWriter.seconds(ms: song.durationMS))
                     w.field("audio", "\(song.sampleRate):16:\(song.channels)")
@@ -41,7 +41,7 @@ extension ControlCommands {
             MPDCommand("currentsong", .none, permission: .read) { (ctx: inout MPDContext, _, w: inout MPDResponseWriter) throws(MPDError) in
                 let p = ctx.player()
                 guard let current = p.currentPosition else { return }
-                try writeEntries([current], of: p.queue, &ctx, &w)
+                try writeEntries([current], of: p.queue, &ctx, &w, current: true)
             },
             MPDCommand("playlistinfo", .between(0, 1), permission: .read) { (ctx: inout MPDContext, req, w: inout MPDResponseWriter) throws(MPDError) in
                 let p = ctx.player()

@@ -1,5 +1,6 @@
 import ClickWheelCore
 import Foundation
+import Synchronization
 public import Library
 public import MPDProtocol
 
@@ -14,12 +15,20 @@ public struct MPDContext: MPDCommandContext {
     let password: String?
     var client: MPDClientState
     let started: Date
+    let currentSongs: CurrentSongCache
     private var cachedPlayer: PlayerSnapshot?
+    /// On the event loop (`executeWithoutBlocking`): the current song taken from the cache beforehand;
+    /// the database is never read.
+    private let onEventLoop: Bool
+    private let pinnedSong: SongRecord?
 
     init(
         catalog: Catalog, playlists: StoredPlaylists, player: any PlayerStateSource, musicFolder: String,
-        password: String?, client: MPDClientState, started: Date
+        password: String?, client: MPDClientState, started: Date, currentSongs: CurrentSongCache,
+        snapshot: PlayerSnapshot? = nil, onEventLoop: Bool = false, pinnedSong: SongRecord? = nil
     ) {
+        self.onEventLoop = onEventLoop
+        self.pinnedSong = pinnedSong
         self.password = password
         self.musicFolder = musicFolder
         self.catalog = catalog
@@ -27,6 +36,19 @@ public struct MPDContext: MPDCommandContext {
         self.playerSource = player
         self.client = client
         self.started = started
+        self.currentSongs = currentSongs
+        cachedPlayer = snapshot
+    }
+
+    /// The song of queue entry `track` (the current one, for `status` and `currentsong`): from the
+    /// cache when it holds that song, else read from the library (and kept).
+    func currentSong(_ track: Int64) throws(MPDError) -> SongRecord? {
+        if onEventLoop { return pinnedSong?.id == track ? pinnedSong : nil }
+        if let song = currentSongs.song(track) { return song }
+        let generation = currentSongs.generation
+        let song = try libraryCall { try catalog.songs(ids: [track]).first }
+        if let song { currentSongs.keep(song, readIn: generation) }
+        return song
     }
 
     /// Runs a request on the engine; the next `player()` reads the state anew.
@@ -67,6 +89,29 @@ public struct MPDContext: MPDCommandContext {
     }
 }
 
+/// The song playing now, kept between requests so `status` and `currentsong` need no database read
+/// (and can be answered on the event loop). Emptied when the library changes.
+final class CurrentSongCache: Sendable {
+    private let state = Mutex<(song: SongRecord?, generation: Int)>((nil, 0))
+
+    func song(_ track: Int64) -> SongRecord? {
+        state.withLock { $0.song?.id == track ? $0.song : nil }
+    }
+
+    var generation: Int { state.withLock { $0.generation } }
+
+    /// Keeps `song`, read while the cache was at `generation` (a read that began before the library
+    /// changed is not kept).
+    func keep(_ song: SongRecord, readIn generation: Int) {
+        state.withLock { if $0.generation == generation { $0.song = song } }
+    }
+
+    /// The library changed: forget the song.
+    func clear() {
+        state.withLock { $0 = (nil, $0.generation + 1) }
+    }
+}
+
 /// The command backend the server runs batches on: the table of every command this build has.
 ///
 /// Thread rules: `execute` on the server's command queue (any thread but the engine's).
@@ -78,6 +123,9 @@ public final class ControlCommands: Sendable {
     let musicFolder: String
     let password: String?
     let started = Date()
+    let currentSongs = CurrentSongCache()
+    /// The last `status` answered on the event loop and what it was made from (`executeWithoutBlocking`).
+    private let lastStatus = Mutex<(snapshot: PlayerSnapshot, songs: Int, output: [UInt8])?>(nil)
 
     /// `password`: when set, a client may only read until it sends it (MPD's `password` and
     /// `default_permissions "read"`).
@@ -102,14 +150,68 @@ public final class ControlCommands: Sendable {
         return c
     }
 
-    public func execute(_ batch: MPDCommandBatch, client: inout MPDClientState) -> MPDBatchResult {
+    /// Runs `batch` (on the server's command queue: it may read the database and wait for the engine).
+    /// A streaming `writer` (`MPDResponseWriter(flushingAt:to:)`) hands large answers out in chunks.
+    public func execute(
+        _ batch: MPDCommandBatch, client: inout MPDClientState, writer: MPDResponseWriter = MPDResponseWriter()
+    ) -> MPDBatchResult {
         var context = MPDContext(
             catalog: catalog, playlists: playlists, player: player, musicFolder: musicFolder, password: password,
-            client: client, started: started)
-        let result = table.execute(batch, context: &context)
+            client: client, started: started, currentSongs: currentSongs)
+        if Self.answersFromSnapshot(batch) {
+            // It went the slow way because the current song was not at hand: fetch it for the next one.
+            let p = context.player()
+            if let current = p.currentPosition { _ = try? context.currentSong(p.queue[current].track) }
+        }
+        let result = table.execute(batch, context: &context, writer: writer)
         client = context.client
         return result
     }
+
+    /// Runs `batch` at once when it needs nothing but the published player state and the song playing
+    /// now (`status`, `currentsong`, `ping`): no database read, no wait for the engine, so the event
+    /// loop may run it. Nil when it needs more; then it must go to the command queue (`execute`).
+    public func executeWithoutBlocking(_ batch: MPDCommandBatch, client: inout MPDClientState) -> MPDBatchResult? {
+        guard Self.answersFromSnapshot(batch) else { return nil }
+        let p = player.snapshot()
+        var song: SongRecord?
+        if let current = p.currentPosition {
+            guard let cached = currentSongs.song(p.queue[current].track) else { return nil }
+            song = cached
+        }
+        // A poll of a player that did not change (stopped or paused: playing, the time moves) gets
+        // the bytes of the last answer, which were made from the same state.
+        let poll = batch.mode == .single && batch.lines[0] == Self.statusLine && client.permission.contains(.read)
+        let songs = currentSongs.generation
+        if poll, let same = lastStatus.withLock({ $0.flatMap { $0.snapshot == p && $0.songs == songs ? $0.output : nil } }) {
+            return MPDBatchResult(output: same, continuation: .ready)
+        }
+        var context = MPDContext(
+            catalog: catalog, playlists: playlists, player: player, musicFolder: musicFolder, password: password,
+            client: client, started: started, currentSongs: currentSongs, snapshot: p, onEventLoop: true, pinnedSong: song)
+        let result = table.execute(batch, context: &context)
+        client = context.client
+        if poll, result.continuation == .ready, result.output.last == UInt8(ascii: "\n"), result.output.suffix(3).elementsEqual(MPDResponse.ok) {
+            lastStatus.withLock { $0 = (p, songs, result.output) }
+        }
+        return result
+    }
+
+    private static let statusLine = Array("status".utf8)
+
+    /// The library changed (a scan ended): the song kept for `status` may have new tags.
+    func libraryChanged() { currentSongs.clear() }
+
+    /// Whether every command of `batch` is one that reads only the player state and the current song.
+    static func answersFromSnapshot(_ batch: MPDCommandBatch) -> Bool {
+        guard batch.lines.count <= 16 else { return false }
+        return batch.lines.allSatisfy { line in
+            let name = line.prefix { $0 != UInt8(ascii: " ") && $0 != UInt8(ascii: "\t") }
+            return snapshotCommands.contains { $0.elementsEqual(name) }
+        }
+    }
+
+    private static let snapshotCommands: [[UInt8]] = ["status", "currentsong", "ping"].map { Array($0.utf8) }
 }
 
 extension MPDError {
@@ -130,6 +232,8 @@ extension MPDError {
 func libraryCall<T>(_ body: () throws -> T) throws(MPDError) -> T {
     do {
         return try body()
+    } catch let error as MPDError {
+        throw error
     } catch let error as StoredPlaylists.Failure {
         switch error {
         case .badName: throw .argument("Bad playlist name")

@@ -6,13 +6,54 @@ import MPDProtocol
 /// the client enabled with `tagtypes` (each value of a multi-valued tag on its own line), then
 /// `Time` (whole seconds) and `duration` (milliseconds precision).
 enum SongWriter {
+    /// Which of the tags a song can have the client enabled (`tagtypes`), looked up once per answer
+    /// rather than once per tag per song.
+    struct Tags {
+        var artist, albumArtist, title, album, track, date, genre, composer, disc: Bool
+        var artistSort, albumSort, albumArtistSort, comment, musicBrainzTrackID: Bool
+
+        init(_ names: Set<String>) {
+            func on(_ tag: MPDTag) -> Bool { names.contains(tag.name) }
+            artist = on(.artist)
+            albumArtist = on(.albumArtist)
+            title = on(.title)
+            album = on(.album)
+            track = on(.track)
+            date = on(.date)
+            genre = on(.genre)
+            composer = on(.composer)
+            disc = on(.disc)
+            artistSort = on(.artistSort)
+            albumSort = on(.albumSort)
+            albumArtistSort = on(.albumArtistSort)
+            comment = on(.comment)
+            musicBrainzTrackID = on(.musicBrainzTrackID)
+        }
+    }
+
     static func write(_ s: SongRecord, tags: Set<String>, into w: inout MPDResponseWriter) {
+        write(s, tags: Tags(tags), into: &w)
+    }
+
+    /// The song block; the tags in `tagValues`'s order, written straight from the record.
+    static func write(_ s: SongRecord, tags: Tags, into w: inout MPDResponseWriter) {
         w.field("file", s.path)
         w.field("Last-Modified", timestamp(s.modified))
-        if s.sampleRate > 0 { w.field("Format", "\(s.sampleRate):16:\(s.channels)") }
-        for (tag, values) in tagValues(s) where tags.contains(tag.name) {
-            for v in values { w.field(tag.name, v) }
-        }
+        if s.sampleRate > 0 { w.field("Format", String(s.sampleRate) + ":16:" + String(s.channels)) }
+        if tags.artist { for v in s.artists { w.field("Artist", v) } }
+        if tags.albumArtist { for v in s.albumArtists { w.field("AlbumArtist", v) } }
+        if tags.title { w.field("Title", s.title) }
+        if tags.album { w.field("Album", s.album) }
+        if tags.track, let t = s.trackNumber { w.field("Track", t) }
+        if tags.date, let d = s.date { w.field("Date", d) }
+        if tags.genre { for v in s.genres { w.field("Genre", v) } }
+        if tags.composer { for v in s.composers { w.field("Composer", v) } }
+        if tags.disc, let d = s.discNumber { w.field("Disc", d) }
+        if tags.artistSort, let v = s.sortArtist { w.field("ArtistSort", v) }
+        if tags.albumSort, let v = s.sortAlbum { w.field("AlbumSort", v) }
+        if tags.albumArtistSort, let v = s.sortAlbumArtist { w.field("AlbumArtistSort", v) }
+        if tags.comment, let v = s.comment { w.field("Comment", v) }
+        if tags.musicBrainzTrackID, let v = s.musicBrainzTrackID { w.field("MUSICBRAINZ_TRACKID", v) }
         w.field("Time", (s.durationMS + 500) / 1000)
         w.field("duration", seconds(ms: s.durationMS))
     }
@@ -46,16 +87,56 @@ enum SongWriter {
         var t = time_t(unix)
         var tm = tm()
         gmtime_r(&t, &tm)
-        // Hand-formatted: Foundation's String(format:) costs microseconds per call on Linux, and
-        // listallinfo writes one of these per song.
-        return pad(Int(tm.tm_year) + 1900, 4) + "-" + pad(Int(tm.tm_mon) + 1, 2) + "-" + pad(Int(tm.tm_mday), 2) + "T"
-            + pad(Int(tm.tm_hour), 2) + ":" + pad(Int(tm.tm_min), 2) + ":" + pad(Int(tm.tm_sec), 2) + "Z"
+        let year = Int(tm.tm_year) + 1900
+        guard (0...9999).contains(year) else {
+            return pad(year, 4) + "-" + pad(Int(tm.tm_mon) + 1, 2) + "-" + pad(Int(tm.tm_mday), 2) + "T"
+                + pad(Int(tm.tm_hour), 2) + ":" + pad(Int(tm.tm_min), 2) + ":" + pad(Int(tm.tm_sec), 2) + "Z"
+        }
+        // Digits straight into the string's 20 bytes: Foundation's String(format:) costs microseconds
+        // per call on Linux, concatenation a few allocations, and listallinfo writes one per song.
+        return String(unsafeUninitializedCapacity: 20) { out in
+            put(year, 4, out, 0)
+            out[4] = UInt8(ascii: "-")
+            put(Int(tm.tm_mon) + 1, 2, out, 5)
+            out[7] = UInt8(ascii: "-")
+            put(Int(tm.tm_mday), 2, out, 8)
+            out[10] = UInt8(ascii: "T")
+            put(Int(tm.tm_hour), 2, out, 11)
+            out[13] = UInt8(ascii: ":")
+            put(Int(tm.tm_min), 2, out, 14)
+            out[16] = UInt8(ascii: ":")
+            put(Int(tm.tm_sec), 2, out, 17)
+            out[19] = UInt8(ascii: "Z")
+            return 20
+        }
+    }
+
+    /// Writes `n` (0 ≤ n < 10^width) as `width` digits at `at`.
+    private static func put(_ n: Int, _ width: Int, _ out: UnsafeMutableBufferPointer<UInt8>, _ at: Int) {
+        var n = n
+        for i in stride(from: at + width - 1, through: at, by: -1) {
+            out[i] = UInt8(ascii: "0") + UInt8(truncatingIfNeeded: n % 10)
+            n /= 10
+        }
     }
 
     /// Milliseconds as seconds with three decimals (`14.027`), as MPD prints `duration` and `elapsed`.
     static func seconds(ms: Int) -> String {
         let ms = max(0, ms)
-        return String(ms / 1000) + "." + pad(ms % 1000, 3)
+        let whole = ms / 1000
+        guard whole < 1_000_000_000 else { return String(whole) + "." + pad(ms % 1000, 3) }
+        var digits = 1
+        var rest = whole / 10
+        while rest > 0 {
+            digits += 1
+            rest /= 10
+        }
+        return String(unsafeUninitializedCapacity: digits + 4) { out in
+            put(whole, digits, out, 0)
+            out[digits] = UInt8(ascii: ".")
+            put(ms % 1000, 3, out, digits + 1)
+            return digits + 4
+        }
     }
 
     /// `n` with leading zeros to `width` digits.

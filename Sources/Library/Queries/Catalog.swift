@@ -113,7 +113,7 @@ public struct Catalog: Sendable {
         }
     }
 
-    private static func multiValues(_ db: Database) throws -> [Int64: [String: [String]]] {
+    static func multiValues(_ db: Database) throws -> [Int64: [String: [String]]] {
         // Only tracks with several values of a field have rows here: a small table, read whole.
         var out: [Int64: [String: [String]]] = [:]
         for row in try Row.fetchAll(db, sql: "SELECT track_id, field, value FROM track_values ORDER BY track_id, field, position") {

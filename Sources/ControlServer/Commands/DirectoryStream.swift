@@ -1,0 +1,96 @@
+import Library
+
+/// `DirectoryTree.walk`'s order, made from songs arriving one at a time in path order (a database
+/// cursor) instead of a whole array: every directory (before its contents, with the newest song's
+/// time below it) and song below `base`, depth first, a directory's own songs after its
+/// subdirectories.
+///
+/// What it holds: the folders' times (one entry per folder, from `Catalog.forEachSong`), the stack
+/// of directories open now, and the songs of an open directory that also has subdirectories (they
+/// wait until its subdirectories are done). A song in a folder without subfolders, the usual album
+/// folder, goes out at once.
+struct DirectoryStream {
+    private let base: String
+    /// Every directory strictly below `base` that holds songs somewhere beneath: its newest time.
+    private var modified: [Substring: Int64] = [:]
+    /// Directories (`base` included) with a subdirectory below `base`.
+    private var hasSubdirectories: Set<Substring> = []
+    /// The directories open now, `base` first; each with its songs that wait for its subdirectories.
+    private var open: [(path: Substring, waiting: [SongRecord])]
+    /// The previous song's folder, and whether its songs wait for its subdirectories.
+    private var lastFolder: Substring?
+    private var lastWaits = false
+
+    /// `folders`: the songs' folders and their newest times (`Catalog.forEachSong`), all under `base`.
+    init(base: String, folders: [String: Int64]) {
+        self.base = base
+        open = [(base[...], [])]
+        for (folder, time) in folders {
+            var dir = folder[...]
+            while dir.utf8.count > base.utf8.count {
+                modified[dir] = max(modified[dir] ?? .min, time)
+                let parent = Self.parent(of: dir)
+                hasSubdirectories.insert(parent)
+                dir = parent
+            }
+        }
+    }
+
+    /// Takes the next song (path order); `visit` gets what can be written now.
+    mutating func add(_ song: SongRecord, _ visit: (DirectoryTree.Entry) -> Void) {
+        let folder = Self.parent(of: song.path[...])
+        // Most songs are in the previous song's folder: nothing opens or closes.
+        if let last = lastFolder, last.utf8.elementsEqual(folder.utf8) {
+            if lastWaits { open[open.count - 1].waiting.append(song) } else { visit(.song(song)) }
+            return
+        }
+        lastFolder = folder
+        lastWaits = hasSubdirectories.contains(folder)
+        // Close what the song is not in.
+        while open.count > 1, !Self.isWithin(folder, open[open.count - 1].path) {
+            close(visit)
+        }
+        // Open the directories between the innermost one and the song's folder.
+        let top = open[open.count - 1].path
+        if folder.utf8.count > top.utf8.count {
+            var starts: [Substring] = []
+            var dir = folder
+            while dir.utf8.count > top.utf8.count {
+                starts.append(dir)
+                dir = Self.parent(of: dir)
+            }
+            for dir in starts.reversed() {
+                visit(.directory(String(dir), modified: modified[dir] ?? 0))
+                open.append((dir, []))
+            }
+        }
+        if lastWaits {
+            open[open.count - 1].waiting.append(song)
+        } else {
+            visit(.song(song))
+        }
+    }
+
+    /// Closes every directory still open (after the last song).
+    mutating func finish(_ visit: (DirectoryTree.Entry) -> Void) {
+        while !open.isEmpty { close(visit) }
+    }
+
+    private mutating func close(_ visit: (DirectoryTree.Entry) -> Void) {
+        let last = open.removeLast()
+        for song in last.waiting { visit(.song(song)) }
+    }
+
+    /// Whether `path` is `dir` or below it.
+    private static func isWithin(_ path: Substring, _ dir: Substring) -> Bool {
+        if dir.isEmpty { return true }
+        guard path.utf8.starts(with: dir.utf8) else { return false }
+        return path.utf8.count == dir.utf8.count
+            || path.utf8[path.utf8.index(path.utf8.startIndex, offsetBy: dir.utf8.count)] == UInt8(ascii: "/")
+    }
+
+    private static func parent(of path: Substring) -> Substring {
+        guard let slash = path.utf8.lastIndex(of: UInt8(ascii: "/")) else { return path[path.startIndex..<path.startIndex] }
+        return path[..<slash]
+    }
+}
