@@ -88,6 +88,9 @@ public final class PulseAudioOutput: AudioOutput {
 
     public var hasStream: Bool { stream != nil }
 
+    /// libpulse's write callback wakes the audio thread each time the server asks for data.
+    public var wakesWhenWritable: Bool { true }
+
     /// The buffer the server granted the last stream (`pa_stream_get_buffer_attr`), for logs and tests.
     public private(set) var granted: BufferAttributes?
 
