@@ -215,7 +215,10 @@ extension PlayerLoop {
         }
     }
 
-    /// The sink we played on went away: pause.
+    /// The sink we played on went away: pause. There is nothing to fade out (the sound is gone already), but
+    /// the resume fades in like any other: the pause is left as after a fade-out (`fadedOut`, going on from
+    /// what was heard last), so `setPaused(false)` rewrites the queue from there with the 40 ms ramp instead
+    /// of uncorking what was queued at full level (a click).
     private func sinkLost() {
         guard !paused, activity != .idle else { return }
         logger.notice("audio sink removed; pausing")
@@ -226,6 +229,14 @@ extension PlayerLoop {
                 corked = true
             } catch {
                 outputFailed(error)
+            }
+        }
+        if activity == .playing, output.hasStream, pendingStart == nil {
+            updatePosition()
+            if let heard {
+                // `updatePosition` reported the heard track started already.
+                resumeFrom = StartPoint(track: heard.track, sample: heard.sample, announce: false)
+                activity = .fadedOut
             }
         }
         report(.paused(.outputRemoved))
