@@ -237,6 +237,9 @@ extension PlayerLoop {
                 // `updatePosition` reported the heard track started already.
                 resumeFrom = StartPoint(track: heard.track, sample: heard.sample, announce: false)
                 activity = .fadedOut
+                // Drop what is queued: pipewire-pulse otherwise plays a few ms of it at full level before the
+                // rewritten fade-in when the stream is uncorked on the new sink (a click).
+                do { _ = try output.flush() } catch { outputFailed(error) }
             }
         }
         report(.paused(.outputRemoved))
