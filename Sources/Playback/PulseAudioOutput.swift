@@ -88,6 +88,7 @@ public final class PulseAudioOutput: AudioOutput {
 
     public func closeStream() {
         stream = nil
+        clockAtFill = nil
         nextWriteFrame = nil
     }
 
@@ -99,7 +100,17 @@ public final class PulseAudioOutput: AudioOutput {
     /// The buffer the server granted the last stream (`pa_stream_get_buffer_attr`), for logs and tests.
     public private(set) var granted: BufferAttributes?
 
-    public func writableBytes() -> Int { stream?.writableSize() ?? 0 }
+    public func writableBytes() -> Int {
+        guard let stream else { return 0 }
+        let (writable, played) = stream.writableSizeAndPlayedTime()
+        clockAtFill = played
+        return writable
+    }
+
+    /// The stream clock read with the last `writableBytes()`, for the `playedFrames()` that follows it in the
+    /// same pass of the audio thread (a millisecond or two older than a fresh reading: one lock less per
+    /// wakeup). Dropped at the start of each pass (`takeEvents`) and by anything that moves the clock.
+    private var clockAtFill: UInt64?
 
     public func write(_ bytes: UnsafeRawBufferPointer) throws(AudioOutputError) {
         if let frame = nextWriteFrame {
@@ -110,6 +121,7 @@ public final class PulseAudioOutput: AudioOutput {
     }
 
     public func setPaused(_ paused: Bool) throws(AudioOutputError) {
+        clockAtFill = nil
         do { try requireStream().cork(paused) } catch { throw Self.mapped(error) }
     }
 
@@ -141,6 +153,7 @@ public final class PulseAudioOutput: AudioOutput {
     }
 
     public func flush() throws(AudioOutputError) -> Int64 {
+        clockAtFill = nil
         do {
             let s = try requireStream()
             return try s.flush() / Int64(s.spec.frameSize)
@@ -160,7 +173,10 @@ public final class PulseAudioOutput: AudioOutput {
     }
 
     public func playedFrames() -> Int64? {
-        guard let stream, let usec = stream.playedTime() else { return nil }
+        guard let stream else { return nil }
+        let cached = clockAtFill
+        clockAtFill = nil
+        guard let usec = cached ?? stream.playedTime() else { return nil }
         return Int64(usec) * Int64(stream.spec.rate) / 1_000_000
     }
 
@@ -169,7 +185,10 @@ public final class PulseAudioOutput: AudioOutput {
         try? context?.playSample(name: Self.clickName, volume: Self.paVolume(volume))
     }
 
-    public func takeEvents() -> [AudioOutputEvent] { signals?.take() ?? [] }
+    public func takeEvents() -> [AudioOutputEvent] {
+        clockAtFill = nil
+        return signals?.take() ?? []
+    }
 
     /// Volume 0–100 as PulseAudio's own percent scale (`PA_VOLUME_NORM` × v / 100, cubic in amplitude):
     /// 50 is what `pactl set-sink-input-volume … 50%` gives, −18 dB.
