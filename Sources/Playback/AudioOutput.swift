@@ -44,6 +44,13 @@ public protocol AudioOutput: AnyObject {
     func playClick(volume: Int)
     /// Events since the last call, oldest first.
     func takeEvents() -> [AudioOutputEvent]
+    /// True when the output calls `wake` by itself whenever the stream wants more data (the server asks), so
+    /// the audio thread need not poll while playing; false for a clock the thread must look at (null output).
+    var wakesWhenWritable: Bool { get }
+}
+
+extension AudioOutput {
+    public var wakesWhenWritable: Bool { false }
 }
 
 /// Something the output noticed on its own.

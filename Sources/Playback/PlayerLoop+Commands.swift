@@ -80,6 +80,11 @@ extension PlayerLoop {
             report(.resumed)
             return
         }
+        if !pause, pendingStart != nil {
+            // A stream still to be opened (the old one died while paused, or the server is away): it starts
+            // with the fade-in too.
+            pendingStart?.fadeIn = true
+        }
         if output.hasStream && corked != pause {
             do {
                 try output.setPaused(pause)

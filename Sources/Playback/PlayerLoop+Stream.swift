@@ -215,7 +215,10 @@ extension PlayerLoop {
         }
     }
 
-    /// The sink we played on went away: pause.
+    /// The sink we played on went away: pause. There is nothing to fade out (the sound is gone already), but
+    /// the resume fades in like any other: the pause is left as after a fade-out (`fadedOut`, going on from
+    /// what was heard last), so `setPaused(false)` rewrites the queue from there with the 40 ms ramp instead
+    /// of uncorking what was queued at full level (a click).
     private func sinkLost() {
         guard !paused, activity != .idle else { return }
         logger.notice("audio sink removed; pausing")
@@ -226,6 +229,17 @@ extension PlayerLoop {
                 corked = true
             } catch {
                 outputFailed(error)
+            }
+        }
+        if activity == .playing, output.hasStream, pendingStart == nil {
+            updatePosition()
+            if let heard {
+                // `updatePosition` reported the heard track started already.
+                resumeFrom = StartPoint(track: heard.track, sample: heard.sample, announce: false)
+                activity = .fadedOut
+                // Drop what is queued: pipewire-pulse otherwise plays a few ms of it at full level before the
+                // rewritten fade-in when the stream is uncorked on the new sink (a click).
+                do { _ = try output.flush() } catch { outputFailed(error) }
             }
         }
         report(.paused(.outputRemoved))

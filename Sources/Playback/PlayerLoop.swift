@@ -100,11 +100,15 @@ final class PlayerLoop {
     }
 
     /// How long to sleep when nothing wakes the thread: short while audio moves (position reports, the null
-    /// output's clock), the retry interval while disconnected.
+    /// output's clock), the retry interval while disconnected. An output that wakes the thread whenever it
+    /// wants data (PulseAudio's write callback, every sink period) needs no polling on top: then only the
+    /// next position report is timed (a poll every 50 ms besides the callbacks doubled the wakeups).
     private var waitTimeout: Double {
         if !connected { return max(0.01, nextAttempt.timeIntervalSinceNow) }
         if case .fadingOut = activity { return 0.01 }
-        return activity == .idle || paused ? 1 : 0.05
+        if activity == .idle || paused { return 1 }
+        guard output.wakesWhenWritable else { return 0.05 }
+        return min(1, max(0.01, positionInterval - Date().timeIntervalSince(lastPositionReport)))
     }
 
     /// Tries to connect when the retry time has come; one log line and one report per outage.

@@ -7,8 +7,13 @@ import Synchronization
 /// `OutputSignals` and call `wake`. One threaded mainloop lives as long as the output; the context and the
 /// stream are made anew on every connect (a failed context is dead for good).
 public final class PulseAudioOutput: AudioOutput {
-    /// Target buffer: the issue asks for 100–200 ms; 150 leaves room for a loaded 2-core Pi.
-    public static let targetLatency = 150
+    /// Target buffer: the issue asks for 100–200 ms. PulseAudio sizes the sink's period from it
+    /// ((tlength − 2 × minreq) / 2: 80 ms here against 55 ms at 150), and every period costs a request, a
+    /// write callback, a wakeup of the audio thread and of libpulse's loop thread: 200 takes ~30 % of
+    /// those wakeups away and leaves more room for a loaded 2-core Pi. Latency is not bought with it: play
+    /// starts as soon as the prebuffer is written, pause and seek rewrite or flush the queue, and the
+    /// volume is the server's.
+    public static let targetLatency = 200
     static let clickName = "clickwheel-click"
 
     let server: String?
@@ -83,15 +88,29 @@ public final class PulseAudioOutput: AudioOutput {
 
     public func closeStream() {
         stream = nil
+        clockAtFill = nil
         nextWriteFrame = nil
     }
 
     public var hasStream: Bool { stream != nil }
 
+    /// libpulse's write callback wakes the audio thread each time the server asks for data.
+    public var wakesWhenWritable: Bool { true }
+
     /// The buffer the server granted the last stream (`pa_stream_get_buffer_attr`), for logs and tests.
     public private(set) var granted: BufferAttributes?
 
-    public func writableBytes() -> Int { stream?.writableSize() ?? 0 }
+    public func writableBytes() -> Int {
+        guard let stream else { return 0 }
+        let (writable, played) = stream.writableSizeAndPlayedTime()
+        clockAtFill = played
+        return writable
+    }
+
+    /// The stream clock read with the last `writableBytes()`, for the `playedFrames()` that follows it in the
+    /// same pass of the audio thread (a millisecond or two older than a fresh reading: one lock less per
+    /// wakeup). Dropped at the start of each pass (`takeEvents`) and by anything that moves the clock.
+    private var clockAtFill: UInt64?
 
     public func write(_ bytes: UnsafeRawBufferPointer) throws(AudioOutputError) {
         if let frame = nextWriteFrame {
@@ -102,6 +121,7 @@ public final class PulseAudioOutput: AudioOutput {
     }
 
     public func setPaused(_ paused: Bool) throws(AudioOutputError) {
+        clockAtFill = nil
         do { try requireStream().cork(paused) } catch { throw Self.mapped(error) }
     }
 
@@ -133,6 +153,7 @@ public final class PulseAudioOutput: AudioOutput {
     }
 
     public func flush() throws(AudioOutputError) -> Int64 {
+        clockAtFill = nil
         do {
             let s = try requireStream()
             return try s.flush() / Int64(s.spec.frameSize)
@@ -152,7 +173,10 @@ public final class PulseAudioOutput: AudioOutput {
     }
 
     public func playedFrames() -> Int64? {
-        guard let stream, let usec = stream.playedTime() else { return nil }
+        guard let stream else { return nil }
+        let cached = clockAtFill
+        clockAtFill = nil
+        guard let usec = cached ?? stream.playedTime() else { return nil }
         return Int64(usec) * Int64(stream.spec.rate) / 1_000_000
     }
 
@@ -161,7 +185,10 @@ public final class PulseAudioOutput: AudioOutput {
         try? context?.playSample(name: Self.clickName, volume: Self.paVolume(volume))
     }
 
-    public func takeEvents() -> [AudioOutputEvent] { signals?.take() ?? [] }
+    public func takeEvents() -> [AudioOutputEvent] {
+        clockAtFill = nil
+        return signals?.take() ?? []
+    }
 
     /// Volume 0–100 as PulseAudio's own percent scale (`PA_VOLUME_NORM` × v / 100, cubic in amplitude):
     /// 50 is what `pactl set-sink-input-volume … 50%` gives, −18 dB.

@@ -15,6 +15,17 @@ extension PulseStream {
         }
     }
 
+    /// `writableSize()` and `playedTime()` under one lock: the audio thread asks for both on every wakeup,
+    /// and each lock taken right after the write callback woke it waits for the loop thread to let go.
+    public func writableSizeAndPlayedTime() -> (writable: Int, played: UInt64?) {
+        loop.withLock {
+            let n = pa_stream_writable_size(stream)
+            var usec: pa_usec_t = 0
+            let played: UInt64? = pa_stream_get_time(stream, &usec) < 0 ? nil : usec
+            return (n == Int.max || n == -1 ? 0 : n, played)
+        }
+    }
+
     /// Queues `bytes` (whole frames) after what was written before (`pa_stream_write`, PA_SEEK_RELATIVE,
     /// copied by libpulse).
     public func write(_ bytes: UnsafeRawBufferPointer) throws(PulseError) {

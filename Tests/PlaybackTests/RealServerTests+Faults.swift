@@ -94,7 +94,7 @@ extension RealServerTests {
         try await log.wait(timeout: 10, "finished") { $0 == .finished(trackID: 5) }
     }
 
-    @Test("the sink going away pauses playback; resume plays on")
+    @Test("the sink going away pauses playback; resume fades in (no click) and plays on")
     func sinkRemoved() async throws {
         let module = try Shell.run(["pactl", "load-module", "module-null-sink", "sink_name=cw_gone"])
             .trimmingCharacters(in: .whitespacesAndNewlines)
@@ -103,7 +103,8 @@ extension RealServerTests {
             _ = try? Shell.run(["pactl", "set-default-sink", SoundServer.sink])
             _ = try? Shell.run(["pactl", "unload-module", module])
         }
-        let path = try fixtures.tone("gone", frequency: "700", seconds: 3)
+        // 1 kHz at half scale: a 1 ms window holds a whole period, so its peak is the gain × 0.5.
+        let path = try fixtures.tone("gone", frequency: "1000", seconds: 3)
         let (player, log) = makePlayer()
         defer { player.shutdown() }
         player.play(AudioTrack(id: 4, path: path))
@@ -119,8 +120,31 @@ extension RealServerTests {
             return false
         }
         #expect(!moving, "positions kept coming while paused")
+        // The stream moved to the default sink (captured here) and waits corked.
+        let capture = try await Capture.start(into: fixtures.dir, name: "resumed")
         player.resume()
         try await log.wait(timeout: 15, "finished") { $0 == .finished(trackID: 4) }
+        try await Task.sleep(for: .milliseconds(300))
+        let signal = try capture.stop()
+
+        // The resume ramps up like any other (40 ms fade-in) instead of starting at full level mid-swing.
+        let onset = try #require(signal.samples.firstIndex { abs($0) > 0.01 }, "nothing heard after the resume")
+        let ms = signal.rate / 1000
+        let peaks = (0..<80).map { w in
+            let a = min(signal.samples.count, onset + w * ms)
+            let b = min(signal.samples.count, a + ms)
+            return signal.samples[a..<b].map { abs($0) }.max() ?? 0
+        }
+        let shown = peaks.prefix(50).map { String(format: "%.2f", $0) }.joined(separator: " ")
+        #expect(peaks[0] < 0.1 && peaks[1] < 0.15, "the first ms after the resume peak at \(peaks[0]), \(peaks[1]) (1 ms peaks: \(shown))")
+        let ramp = peaks.prefix(60).filter { $0 > 0.05 && $0 < 0.4 }.count
+        #expect(ramp >= 15 && ramp <= 60, "fade-in about \(ramp) ms (1 ms peaks: \(shown))")
+        #expect(peaks[50..<80].allSatisfy { $0 > 0.4 }, "not at full level 50 ms in (1 ms peaks: \(shown))")
+        let steps = (max(1, onset - 10 * ms)..<min(signal.samples.count, onset + 60 * ms)).map {
+            abs(signal.samples[$0] - signal.samples[$0 - 1])
+        }
+        // A 1 kHz sine at half scale moves at most 0.5 · 2π · 1000 / 44100 ≈ 0.07 per sample.
+        #expect((steps.max() ?? 0) < 0.1, "a step of \(steps.max() ?? 0) at the resume")
     }
 
     @Test("corrupt frames mid-file (one forging a header of another format) are skipped; the track plays on")

@@ -57,7 +57,7 @@ extension RealServerTests {
     }
 
     /// The median RMS of the 20 ms windows whose pitch is within 3 % of each of `frequencies`.
-    private func levels(_ signal: Signal, _ frequencies: [Double]) -> [Double] {
+    func levels(_ signal: Signal, _ frequencies: [Double]) -> [Double] {
         let windows = signal.windows(silence: 0.005)
         return frequencies.map { f in
             let rms = windows.filter { w in w.frequency.map { abs($0 - f) / f < 0.03 } ?? false }.map(\.rms).sorted()
