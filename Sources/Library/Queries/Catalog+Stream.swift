@@ -128,19 +128,20 @@ public struct ListedSong {
     /// has several of one (`SongRecord` reads those instead of the column).
     public let multiValues: [String: [String]]?
 
-    /// The column's text as SQLite holds it (UTF-8, NUL-terminated right after the buffer's end), nil
-    /// when NULL: the bytes `String(cString:)` reads, as `SongRecord` does.
+    /// The column's text as `String(cString:)` reads it (as `SongRecord` does): SQLite's UTF-8 bytes up
+    /// to the first NUL (the terminator, unless the value holds one), nil when NULL.
     @inline(__always)
     public func text(_ column: Column) -> UnsafeBufferPointer<UInt8>? {
         // NULL for a NULL value only (an empty text is an empty C string), barring out-of-memory.
         guard let start = sqlite3_column_text(statement, column.rawValue) else { return nil }
-        return UnsafeBufferPointer(start: start, count: Int(sqlite3_column_bytes(statement, column.rawValue)))
+        return UnsafeBufferPointer(start: start, count: strlen(UnsafeRawPointer(start).assumingMemoryBound(to: CChar.self)))
     }
 
     /// The column's integer, nil when NULL.
     @inline(__always)
     public func integer(_ column: Column) -> Int64? {
-        guard sqlite3_column_type(statement, column.rawValue) != SQLITE_NULL else { return nil }
-        return sqlite3_column_int64(statement, column.rawValue)
+        let value = sqlite3_column_value(statement, column.rawValue)
+        guard sqlite3_value_type(value) != SQLITE_NULL else { return nil }
+        return sqlite3_value_int64(value)
     }
 }
