@@ -6,62 +6,85 @@ import MPDProtocol
 /// `listall`): each value's bytes go from SQLite's buffer to the output, the key prefixes are
 /// constants, numbers and time stamps are written as digits in place. The bytes are the ones
 /// `SongWriter.write` gives for the `SongRecord` of the same row.
-struct SongLines {
+final class SongLines {
     let tags: SongWriter.Tags
+    /// Where a song's block is written before it goes to the output in one copy (grown as needed).
+    private var scratch: UnsafeMutablePointer<UInt8>
+    private var capacity: Int
 
-    init(tags: SongWriter.Tags) { self.tags = tags }
+    init(tags: SongWriter.Tags) {
+        self.tags = tags
+        capacity = 4096
+        scratch = .allocate(capacity: capacity)
+    }
+
+    deinit { scratch.deallocate() }
 
     /// The song's block, as `SongWriter.write(record, tags:)` writes it.
     func write(_ s: ListedSong, into out: inout [UInt8]) {
-        Self.line(Self.file, s.text(.path), into: &out)
-        Self.append(Self.lastModified, into: &out)
-        Self.timestamp((s.integer(.modifiedNS) ?? 0) / 1_000_000_000, into: &out)
-        out.append(Self.newline)
+        let t = tags
+        let path = s.text(.path)
+        let artist = t.artist ? s.text(.artist) : nil, albumArtist = t.albumArtist ? s.text(.albumArtist) : nil
+        let title = t.title ? s.text(.title) : nil, album = t.album ? s.text(.album) : nil
+        let date = t.date ? s.text(.date) : nil, genre = t.genre ? s.text(.genre) : nil
+        let composer = t.composer ? s.text(.composer) : nil, sortArtist = t.artistSort ? s.text(.sortArtist) : nil
+        let sortAlbum = t.albumSort ? s.text(.sortAlbum) : nil, sortAlbumArtist = t.albumArtistSort ? s.text(.sortAlbumArtist) : nil
+        let comment = t.comment ? s.text(.comment) : nil
+        let musicBrainz = t.musicBrainzTrackID ? s.text(.musicBrainzTrackID) : nil
+        // At most: the keys and numbers (under 512 bytes), each text three times over (an invalid byte
+        // becomes U+FFFD), the multi-valued tags' values with their keys.
+        var bound = 512
+        func n(_ v: UnsafeBufferPointer<UInt8>?) -> Int { v?.count ?? 0 }
+        bound += 3 * (n(path) + n(artist) + n(albumArtist) + n(title) + n(album) + n(date) + n(genre) + n(composer)
+            + n(sortArtist) + n(sortAlbum) + n(sortAlbumArtist) + n(comment) + n(musicBrainz))
+        if let multi = s.multiValues {
+            for values in multi.values { for v in values { bound += 24 + v.utf8.count } }
+        }
+        if bound > capacity {
+            scratch.deallocate()
+            capacity = bound
+            scratch = .allocate(capacity: capacity)
+        }
+        var o = RawOutput(scratch)
+        o.line(Self.file, path)
+        o.put(Self.lastModified)
+        o.timestamp((s.integer(.modifiedNS) ?? 0) / 1_000_000_000)
+        o.put(Self.newline)
         let rate = s.integer(.sampleRate) ?? 0
         if rate > 0 {
-            Self.append(Self.format, into: &out)
-            Self.integer(rate, into: &out)
-            Self.append(Self.sixteen, into: &out)
-            Self.integer(s.integer(.channels) ?? 0, into: &out)
-            out.append(Self.newline)
+            o.put(Self.format)
+            o.integer(rate)
+            o.put(Self.sixteen)
+            o.integer(s.integer(.channels) ?? 0)
+            o.put(Self.newline)
         }
-        if tags.artist { list(s, "artist", .artist, Self.artist, into: &out) }
-        if tags.albumArtist { list(s, "album_artist", .albumArtist, Self.albumArtist, into: &out) }
-        if tags.title { Self.line(Self.title, s.text(.title), into: &out) }
-        if tags.album { Self.line(Self.album, s.text(.album), into: &out) }
-        if tags.track, let t = s.integer(.trackNumber) { Self.line(Self.track, t, into: &out) }
-        if tags.date, let v = s.text(.date) { Self.line(Self.date, v, into: &out) }
-        if tags.genre { list(s, "genre", .genre, Self.genre, into: &out) }
-        if tags.composer { list(s, "composer", .composer, Self.composer, into: &out) }
-        if tags.disc, let d = s.integer(.discNumber) { Self.line(Self.disc, d, into: &out) }
-        if tags.artistSort, let v = s.text(.sortArtist) { Self.line(Self.artistSort, v, into: &out) }
-        if tags.albumSort, let v = s.text(.sortAlbum) { Self.line(Self.albumSort, v, into: &out) }
-        if tags.albumArtistSort, let v = s.text(.sortAlbumArtist) { Self.line(Self.albumArtistSort, v, into: &out) }
-        if tags.comment, let v = s.text(.comment) { Self.line(Self.comment, v, into: &out) }
-        if tags.musicBrainzTrackID, let v = s.text(.musicBrainzTrackID) { Self.line(Self.musicBrainzTrackID, v, into: &out) }
+        if t.artist { o.list(s.multiValues?["artist"], Self.artist, artist) }
+        if t.albumArtist { o.list(s.multiValues?["album_artist"], Self.albumArtist, albumArtist) }
+        if t.title { o.line(Self.title, title) }
+        if t.album { o.line(Self.album, album) }
+        if t.track, let n = s.integer(.trackNumber) { o.line(Self.track, n) }
+        if let date { o.line(Self.date, date) }
+        if t.genre { o.list(s.multiValues?["genre"], Self.genre, genre) }
+        if t.composer { o.list(s.multiValues?["composer"], Self.composer, composer) }
+        if t.disc, let n = s.integer(.discNumber) { o.line(Self.disc, n) }
+        if let sortArtist { o.line(Self.artistSort, sortArtist) }
+        if let sortAlbum { o.line(Self.albumSort, sortAlbum) }
+        if let sortAlbumArtist { o.line(Self.albumArtistSort, sortAlbumArtist) }
+        if let comment { o.line(Self.comment, comment) }
+        if let musicBrainz { o.line(Self.musicBrainzTrackID, musicBrainz) }
         let ms = Int(s.integer(.durationMS) ?? 0)
-        Self.line(Self.time, Int64((ms + 500) / 1000), into: &out)
-        Self.append(Self.duration, into: &out)
-        Self.seconds(ms: ms, into: &out)
-        out.append(Self.newline)
+        o.line(Self.time, Int64((ms + 500) / 1000))
+        o.put(Self.duration)
+        o.seconds(ms: ms)
+        o.put(Self.newline)
+        out.append(contentsOf: UnsafeBufferPointer(start: scratch, count: o.position - scratch))
     }
 
     /// `file: path` alone (`listall`).
     static func file(_ s: ListedSong, into out: inout [UInt8]) {
-        line(file, s.text(.path), into: &out)
-    }
-
-    /// A multi-valued tag: its values when the song has several (`ListedSong.multiValues`), else the column's.
-    private func list(_ s: ListedSong, _ field: String, _ column: ListedSong.Column, _ key: StaticString, into out: inout [UInt8]) {
-        if let many = s.multiValues?[field] {
-            for v in many {
-                Self.append(key, into: &out)
-                MPDValueSanitizer.append(v, to: &out)
-                out.append(Self.newline)
-            }
-        } else if let v = s.text(column) {
-            Self.line(key, v, into: &out)
-        }
+        append(file, into: &out)
+        if let path = s.text(.path) { append(path, into: &out) }
+        out.append(newline)
     }
 
     static let newline = UInt8(ascii: "\n")
@@ -75,22 +98,6 @@ struct SongLines {
     static let albumArtistSort: StaticString = "AlbumArtistSort: ", comment: StaticString = "Comment: "
     static let musicBrainzTrackID: StaticString = "MUSICBRAINZ_TRACKID: ", time: StaticString = "Time: "
     static let duration: StaticString = "duration: "
-
-    /// `key: value\n` for a text column (nothing when NULL is not written by the caller: a NULL here is
-    /// an empty value, as a NOT NULL column read as "" would be).
-    @inline(__always)
-    static func line(_ key: StaticString, _ value: UnsafeBufferPointer<UInt8>?, into out: inout [UInt8]) {
-        append(key, into: &out)
-        if let value { append(value, into: &out) }
-        out.append(newline)
-    }
-
-    @inline(__always)
-    static func line(_ key: StaticString, _ value: Int64, into out: inout [UInt8]) {
-        append(key, into: &out)
-        integer(value, into: &out)
-        out.append(newline)
-    }
 
     @inline(__always)
     static func append(_ key: StaticString, into out: inout [UInt8]) {
@@ -149,70 +156,150 @@ struct SongLines {
         }
         return true
     }
+}
+
+/// Writes a song's lines at a pointer with room enough (`SongLines.write` makes sure of it).
+private struct RawOutput {
+    private(set) var position: UnsafeMutablePointer<UInt8>
+
+    init(_ start: UnsafeMutablePointer<UInt8>) { position = start }
+
+    @inline(__always)
+    mutating func put(_ key: StaticString) {
+        UnsafeMutableRawPointer(position).copyMemory(from: key.utf8Start, byteCount: key.utf8CodeUnitCount)
+        position += key.utf8CodeUnitCount
+    }
+
+    @inline(__always)
+    mutating func put(_ byte: UInt8) {
+        position.pointee = byte
+        position += 1
+    }
+
+    @inline(__always)
+    mutating func put(_ bytes: UnsafeBufferPointer<UInt8>) {
+        guard let base = bytes.baseAddress else { return }
+        position.update(from: base, count: bytes.count)
+        position += bytes.count
+    }
+
+    /// A text value as `MPDValueSanitizer.append(String(cString:))` gives it (`SongLines.append`).
+    @inline(__always)
+    mutating func value(_ v: UnsafeBufferPointer<UInt8>) {
+        var ascii = true
+        for byte in v {
+            if byte < 0x20 { return slow(v) }
+            if byte >= 0x80 { ascii = false }
+        }
+        if ascii || SongLines.isValidUTF8(v) { put(v) } else { slow(v) }
+    }
+
+    private mutating func slow(_ v: UnsafeBufferPointer<UInt8>) {
+        var bytes: [UInt8] = []
+        SongLines.append(v, into: &bytes)
+        bytes.withUnsafeBufferPointer { put($0) }
+    }
+
+    /// `key: value\n`; a NULL text is written as empty (a NOT NULL column's).
+    @inline(__always)
+    mutating func line(_ key: StaticString, _ v: UnsafeBufferPointer<UInt8>?) {
+        put(key)
+        if let v { value(v) }
+        put(SongLines.newline)
+    }
+
+    @inline(__always)
+    mutating func line(_ key: StaticString, _ n: Int64) {
+        put(key)
+        integer(n)
+        put(SongLines.newline)
+    }
+
+    /// A multi-valued tag: its values when the song has several, else the column's (none when NULL).
+    @inline(__always)
+    mutating func list(_ many: [String]?, _ key: StaticString, _ column: UnsafeBufferPointer<UInt8>?) {
+        if let many {
+            for v in many {
+                put(key)
+                var bytes: [UInt8] = []
+                MPDValueSanitizer.append(v, to: &bytes)
+                bytes.withUnsafeBufferPointer { put($0) }
+                put(SongLines.newline)
+            }
+        } else if let column {
+            line(key, column)
+        }
+    }
 
     /// `String(n)`'s digits.
     @inline(__always)
-    static func integer(_ n: Int64, into out: inout [UInt8]) {
+    mutating func integer(_ n: Int64) {
         if n < 0 {
-            out.append(contentsOf: String(n).utf8)
+            var s = String(n)
+            s.withUTF8 { put($0) }
             return
         }
-        var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
-                     UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) =
-            (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
-        var count = 0
-        var rest = UInt64(n)
-        withUnsafeMutableBytes(of: &digits) { buffer in
-            repeat {
-                count += 1
-                buffer[20 - count] = UInt8(ascii: "0") + UInt8(truncatingIfNeeded: rest % 10)
-                rest /= 10
-            } while rest > 0
-            out.append(contentsOf: UnsafeRawBufferPointer(rebasing: buffer[(20 - count)...]))
+        var digits = 1
+        var rest = n / 10
+        while rest > 0 {
+            digits += 1
+            rest /= 10
         }
+        var n = n
+        var at = position + digits
+        repeat {
+            at -= 1
+            at.pointee = UInt8(ascii: "0") + UInt8(truncatingIfNeeded: n % 10)
+            n /= 10
+        } while n > 0
+        position += digits
     }
 
     /// `SongWriter.seconds(ms:)`'s digits.
-    static func seconds(ms: Int, into out: inout [UInt8]) {
+    mutating func seconds(ms: Int) {
         let ms = max(0, ms)
         guard ms / 1000 < 1_000_000_000 else {
-            out.append(contentsOf: SongWriter.seconds(ms: ms).utf8)
+            var s = SongWriter.seconds(ms: ms)
+            s.withUTF8 { put($0) }
             return
         }
-        integer(Int64(ms / 1000), into: &out)
+        integer(Int64(ms / 1000))
         let frac = ms % 1000
-        out.append(UInt8(ascii: "."))
-        out.append(UInt8(ascii: "0") + UInt8(frac / 100))
-        out.append(UInt8(ascii: "0") + UInt8(frac / 10 % 10))
-        out.append(UInt8(ascii: "0") + UInt8(frac % 10))
+        put(UInt8(ascii: "."))
+        put(UInt8(ascii: "0") + UInt8(frac / 100))
+        put(UInt8(ascii: "0") + UInt8(frac / 10 % 10))
+        put(UInt8(ascii: "0") + UInt8(frac % 10))
     }
 
     /// `SongWriter.timestamp(unix)`'s bytes.
-    static func timestamp(_ unix: Int64, into out: inout [UInt8]) {
+    mutating func timestamp(_ unix: Int64) {
         var t = time_t(unix)
         var tm = tm()
         gmtime_r(&t, &tm)
         let year = Int(tm.tm_year) + 1900
         guard (0...9999).contains(year) else {
-            out.append(contentsOf: SongWriter.timestamp(unix).utf8)
+            var s = SongWriter.timestamp(unix)
+            s.withUTF8 { put($0) }
             return
-        }
-        func two(_ n: Int32) {
-            out.append(UInt8(ascii: "0") + UInt8(truncatingIfNeeded: n / 10))
-            out.append(UInt8(ascii: "0") + UInt8(truncatingIfNeeded: n % 10))
         }
         two(Int32(year / 100))
         two(Int32(year % 100))
-        out.append(UInt8(ascii: "-"))
+        put(UInt8(ascii: "-"))
         two(tm.tm_mon + 1)
-        out.append(UInt8(ascii: "-"))
+        put(UInt8(ascii: "-"))
         two(tm.tm_mday)
-        out.append(UInt8(ascii: "T"))
+        put(UInt8(ascii: "T"))
         two(tm.tm_hour)
-        out.append(UInt8(ascii: ":"))
+        put(UInt8(ascii: ":"))
         two(tm.tm_min)
-        out.append(UInt8(ascii: ":"))
+        put(UInt8(ascii: ":"))
         two(tm.tm_sec)
-        out.append(UInt8(ascii: "Z"))
+        put(UInt8(ascii: "Z"))
+    }
+
+    @inline(__always)
+    private mutating func two(_ n: Int32) {
+        put(UInt8(ascii: "0") + UInt8(truncatingIfNeeded: n / 10))
+        put(UInt8(ascii: "0") + UInt8(truncatingIfNeeded: n % 10))
     }
 }
