@@ -143,7 +143,7 @@ extension ControlCommands {
         try libraryCall {
             try catalog.forEachListedSong(under: uri) { folders in
                 if folders.isEmpty, !uri.isEmpty { throw MPDError.noExist("No such directory") }
-                stream = DirectoryStream(base: uri, folders: folders)
+                stream = DirectoryStream(base: uri, runs: folders)
             } song: { row in
                 guard let path = row.text(.path) else { return }
                 if stream!.place(path: path, { visit($0, &w) }) {

@@ -25,14 +25,27 @@ struct DirectoryStream {
 
     /// `folders`: the songs' folders and their newest times (`Catalog.forEachSong`), all under `base`.
     init(base: String, folders: [String: Int64]) {
+        self.init(base: base, runs: folders.map { (folder: $0.key, newest: $0.value) })
+    }
+
+    /// `runs`: the songs' folders and their newest times, a folder possibly more than once
+    /// (`Catalog.forEachListedSong`), all under `base`.
+    init(base: String, runs: [(folder: String, newest: Int64)]) {
         self.base = base
         open = [(base[...], [], [])]
-        for (folder, time) in folders {
+        for (folder, time) in runs {
             var dir = folder[...]
             while dir.utf8.count > base.utf8.count {
-                modified[dir] = max(modified[dir] ?? .min, time)
+                // A directory seen before already counts in its parents (their times are at least its
+                // own, their subdirectory marks are set): climb only while the time raises it.
                 let parent = Self.parent(of: dir)
-                hasSubdirectories.insert(parent)
+                if let known = modified[dir] {
+                    if known >= time { break }
+                    modified[dir] = time
+                } else {
+                    modified[dir] = time
+                    hasSubdirectories.insert(parent)
+                }
                 dir = parent
             }
         }

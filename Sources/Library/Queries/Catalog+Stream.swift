@@ -28,13 +28,16 @@ extension Catalog {
     /// `forEachSong` for listings written straight from the row (`listall`, `listallinfo`): `song` gets
     /// each song as the database statement holds it, columns read in place (no record, no string per
     /// value). The `ListedSong` is valid only during its call.
+    /// `folders` gets the songs' folders as runs in path order (a folder comes again when subfolders
+    /// sort between its songs), each with its newest time (Unix seconds).
     public func forEachListedSong(
-        under directory: String, folders: (([String: Int64]) throws -> Void)?, song: (ListedSong) throws -> Void
+        under directory: String, folders: (([(folder: String, newest: Int64)]) throws -> Void)?,
+        song: (ListedSong) throws -> Void
     ) throws {
         try db.read { db in
             let values = try Self.multiValues(db)
             let (filter, args) = Self.below(directory)
-            if let folders { try folders(try Self.folderTimes(db, filter: filter, args: args)) }
+            if let folders { try folders(try Self.folderRuns(db, filter: filter, args: args)) }
             let statement = try db.cachedStatement(
                 sql: "SELECT \(ListedSong.columns) FROM tracks \(filter) ORDER BY path")
             let cursor = try Row.fetchCursor(statement, arguments: args)
@@ -74,17 +77,25 @@ extension Catalog {
     }
 
     static func folderTimes(_ db: Database, filter: String, args: StatementArguments) throws -> [String: Int64] {
-        // One light pass over the path index first (a GROUP BY on the folder, computed in SQL with
-        // rtrim, costs ten times more). A folder's songs come in runs (one, unless subfolders
-        // sort between them): each run's newest joins the folder's.
-        // The path's bytes are compared in place (no string per row): only a new folder makes one.
         var times: [String: Int64] = [:]
+        for run in try folderRuns(db, filter: filter, args: args) {
+            times[run.folder] = max(times[run.folder] ?? .min, run.newest)
+        }
+        return times
+    }
+
+    /// The songs' folders as they come in path order, with each run's newest modification time (Unix
+    /// seconds): a folder comes once, unless subfolders sort between its songs (then once per run).
+    static func folderRuns(_ db: Database, filter: String, args: StatementArguments) throws -> [(folder: String, newest: Int64)] {
+        // One light pass over the path index first (a GROUP BY on the folder, computed in SQL with
+        // rtrim, costs ten times more).
+        // The path's bytes are compared in place (no string per row): only a new folder makes one.
+        var runs: [(folder: String, newest: Int64)] = []
         var folder: [UInt8]?
         var newest: Int64 = 0
         func flush() {
             guard let folder else { return }
-            let key = String(decoding: folder, as: UTF8.self)
-            times[key] = max(times[key] ?? .min, newest / 1_000_000_000)
+            runs.append((String(decoding: folder, as: UTF8.self), newest / 1_000_000_000))
         }
         let statement = try db.cachedStatement(sql: "SELECT path, mtime_ns FROM tracks \(filter) ORDER BY path")
         let paths = try Row.fetchCursor(statement, arguments: args)
@@ -105,7 +116,7 @@ extension Catalog {
             }
         }
         flush()
-        return times
+        return runs
     }
 }
 
