@@ -63,6 +63,14 @@ public struct MPDResponseWriter: Sendable {
         flushIfFull()
     }
 
+    /// Lets `body` append whole `key: value` lines to the output bytes itself (a listing formatting
+    /// its rows in place, with its values sanitised as `field` does), then hands the bytes on as
+    /// `field` would.
+    public mutating func appendLines<E: Error>(_ body: (inout [UInt8]) throws(E) -> Void) throws(E) {
+        try body(&bytes)
+        flushIfFull()
+    }
+
     /// Appends already encoded protocol bytes (for the codec's own framing lines).
     mutating func appendRaw(_ raw: some Sequence<UInt8>) {
         bytes.append(contentsOf: raw)

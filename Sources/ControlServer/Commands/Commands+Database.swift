@@ -42,24 +42,17 @@ extension ControlCommands {
             },
             MPDCommand("listall", .between(0, 1), permission: .read) { (ctx: inout MPDContext, req, w: inout MPDResponseWriter) throws(MPDError) in
                 let uri = try MusicPath.normalize(req.arguments.first, command: "listall")
-                try streamTree(under: uri, ctx.catalog) { entry in
-                    switch entry {
-                    case .directory(let path, _): w.field("directory", path)
-                    case .song(let song): w.field("file", song.path)
-                    }
-                }
+                try streamTree(under: uri, ctx.catalog, &w, directory: { path, _, w in
+                    w.field("directory", path)
+                }, song: { song, out in SongLines.file(song, into: &out) })
             },
             MPDCommand("listallinfo", .between(0, 1), permission: .read) { (ctx: inout MPDContext, req, w: inout MPDResponseWriter) throws(MPDError) in
                 let uri = try MusicPath.normalize(req.arguments.first, command: "listallinfo")
-                let tags = SongWriter.Tags(ctx.client.tagTypes)
-                try streamTree(under: uri, ctx.catalog) { entry in
-                    switch entry {
-                    case .directory(let path, let modified):
-                        w.field("directory", path)
-                        w.field("Last-Modified", SongWriter.timestamp(modified))
-                    case .song(let song): SongWriter.write(song, tags: tags, into: &w)
-                    }
-                }
+                let lines = SongLines(tags: SongWriter.Tags(ctx.client.tagTypes))
+                try streamTree(under: uri, ctx.catalog, &w, directory: { path, modified, w in
+                    w.field("directory", path)
+                    w.field("Last-Modified", SongWriter.timestamp(modified))
+                }, song: { song, out in lines.write(song, into: &out) })
             },
             MPDCommand("list", .atLeast(1), permission: .read) { (ctx: inout MPDContext, req, w: inout MPDResponseWriter) throws(MPDError) in
                 let request = try MPDListRequest.parse(req.arguments)
@@ -133,18 +126,34 @@ extension ControlCommands {
     }
 
     /// Every directory and song below `uri`, in `DirectoryTree.walk`'s order, streamed from a database
-    /// cursor: with a streaming writer, the answer goes out as it is made (`listall`, `listallinfo`).
-    private static func streamTree(under uri: String, _ catalog: Catalog, _ visit: (DirectoryTree.Entry) -> Void) throws(MPDError) {
+    /// cursor (`listall`, `listallinfo`): `song` writes a song's lines straight from its row, into the
+    /// writer's bytes or, when the song waits for its folder's subdirectories, into the folder's.
+    private static func streamTree(
+        under uri: String, _ catalog: Catalog, _ w: inout MPDResponseWriter,
+        directory: (String, Int64, inout MPDResponseWriter) -> Void, song: (ListedSong, inout [UInt8]) -> Void
+    ) throws(MPDError) {
         var stream: DirectoryStream?
-        try libraryCall {
-            try catalog.forEachSong(under: uri) { folders in
-                if folders.isEmpty, !uri.isEmpty { throw MPDError.noExist("No such directory") }
-                stream = DirectoryStream(base: uri, folders: folders)
-            } song: { song in
-                stream!.add(song, visit)
+        func visit(_ output: DirectoryStream.Output, _ w: inout MPDResponseWriter) {
+            switch output {
+            case .directory(let path, let modified): directory(path, modified, &w)
+            case .held(let bytes): w.appendLines { $0.append(contentsOf: bytes) }
+            case .song: break  // (records wait only in `DirectoryStream.add`)
             }
         }
-        stream?.finish(visit)
+        try libraryCall {
+            try catalog.forEachListedSong(under: uri) { folders in
+                if folders.isEmpty, !uri.isEmpty { throw MPDError.noExist("No such directory") }
+                stream = DirectoryStream(base: uri, runs: folders)
+            } song: { row in
+                guard let path = row.text(.path) else { return }
+                if stream!.place(path: path, { visit($0, &w) }) {
+                    stream!.hold { song(row, &$0) }
+                } else {
+                    w.appendLines { song(row, &$0) }
+                }
+            }
+        }
+        stream?.finish { visit($0, &w) }
     }
 
     private static func search(_ ctx: inout MPDContext, _ req: MPDRequest, _ w: inout MPDResponseWriter, foldCase: Bool) throws(MPDError) {

@@ -1,4 +1,6 @@
+import Foundation
 import GRDB
+import GRDBSQLite
 
 extension Catalog {
     /// Reads the songs under `directory` ("" for all) in path order one at a time, from a database
@@ -20,6 +22,30 @@ extension Catalog {
             let songs = try Row.fetchCursor(
                 db.cachedStatement(sql: "SELECT \(Self.columns) FROM tracks \(filter) ORDER BY path"), arguments: args)
             while let row = try songs.next() { try song(Self.record(row, values)) }
+        }
+    }
+
+    /// `forEachSong` for listings written straight from the row (`listall`, `listallinfo`): `song` gets
+    /// each song as the database statement holds it, columns read in place (no record, no string per
+    /// value). The `ListedSong` is valid only during its call.
+    /// `folders` gets the songs' folders as runs in path order (a folder comes again when subfolders
+    /// sort between its songs), each with its newest time (Unix seconds).
+    public func forEachListedSong(
+        under directory: String, folders: (([(folder: String, newest: Int64)]) throws -> Void)?,
+        song: (ListedSong) throws -> Void
+    ) throws {
+        try db.read { db in
+            let values = try Self.multiValues(db)
+            let (filter, args) = Self.below(directory)
+            if let folders { try folders(try Self.folderRuns(db, filter: filter, args: args)) }
+            let statement = try db.cachedStatement(
+                sql: "SELECT \(ListedSong.columns) FROM tracks \(filter) ORDER BY path")
+            let cursor = try Row.fetchCursor(statement, arguments: args)
+            let raw = statement.sqliteStatement
+            while try cursor.next() != nil {
+                let multi = values.isEmpty ? nil : values[sqlite3_column_int64(raw, ListedSong.Column.id.rawValue)]
+                try song(ListedSong(statement: raw, multiValues: multi))
+            }
         }
     }
 
@@ -51,38 +77,82 @@ extension Catalog {
     }
 
     static func folderTimes(_ db: Database, filter: String, args: StatementArguments) throws -> [String: Int64] {
-        // One light pass over the path index first (a GROUP BY on the folder, computed in SQL with
-        // rtrim, costs ten times more). A folder's songs come in runs (one, unless subfolders
-        // sort between them): each run's newest joins the folder's.
-        // The path's bytes are compared in place (no string per row): only a new folder makes one.
         var times: [String: Int64] = [:]
+        for run in try folderRuns(db, filter: filter, args: args) {
+            times[run.folder] = max(times[run.folder] ?? .min, run.newest)
+        }
+        return times
+    }
+
+    /// The songs' folders as they come in path order, with each run's newest modification time (Unix
+    /// seconds): a folder comes once, unless subfolders sort between its songs (then once per run).
+    static func folderRuns(_ db: Database, filter: String, args: StatementArguments) throws -> [(folder: String, newest: Int64)] {
+        // One light pass over the path index first (a GROUP BY on the folder, computed in SQL with
+        // rtrim, costs ten times more).
+        // The path's bytes are compared in place (no string per row): only a new folder makes one.
+        var runs: [(folder: String, newest: Int64)] = []
         var folder: [UInt8]?
         var newest: Int64 = 0
         func flush() {
             guard let folder else { return }
-            let key = String(decoding: folder, as: UTF8.self)
-            times[key] = max(times[key] ?? .min, newest / 1_000_000_000)
+            runs.append((String(decoding: folder, as: UTF8.self), newest / 1_000_000_000))
         }
-        let paths = try Row.fetchCursor(
-            db.cachedStatement(sql: "SELECT path, mtime_ns FROM tracks \(filter) ORDER BY path"), arguments: args)
-        while let row = try paths.next() {
-            let ns: Int64 = row[1]
-            try row.withUnsafeData(atIndex: 0) { data in
-                guard let path = data else { return }
-                path.withUnsafeBytes { raw in
-                    let bytes = raw.bindMemory(to: UInt8.self)
-                    let parent = bytes[..<(bytes.lastIndex(of: UInt8(ascii: "/")) ?? 0)]
-                    if let current = folder, current.elementsEqual(parent) {
-                        newest = max(newest, ns)
-                    } else {
-                        flush()
-                        folder = Array(parent)
-                        newest = ns
-                    }
-                }
+        let statement = try db.cachedStatement(sql: "SELECT path, mtime_ns FROM tracks \(filter) ORDER BY path")
+        let paths = try Row.fetchCursor(statement, arguments: args)
+        let raw = statement.sqliteStatement
+        while try paths.next() != nil {
+            let ns = sqlite3_column_int64(raw, 1)
+            guard let text = sqlite3_column_text(raw, 0) else { continue }
+            let bytes = UnsafeBufferPointer(start: text, count: Int(sqlite3_column_bytes(raw, 0)))
+            let parent = bytes[..<(bytes.lastIndex(of: UInt8(ascii: "/")) ?? 0)]
+            if let current = folder, current.count == parent.count,
+                current.isEmpty || current.withUnsafeBufferPointer({ memcmp($0.baseAddress!, text, current.count) == 0 })
+            {
+                newest = max(newest, ns)
+            } else {
+                flush()
+                folder = Array(parent)
+                newest = ns
             }
         }
         flush()
-        return times
+        return runs
+    }
+}
+
+/// One song of `Catalog.forEachListedSong`, read in place from the database statement: valid only
+/// during the call that hands it out.
+public struct ListedSong {
+    /// The columns read, by position (`Column`).
+    static let columns = """
+        path, mtime_ns, title, artist, album, album_artist, genre, composer, date, track_number, disc_number, \
+        comment, musicbrainz_trackid, sort_artist, sort_album, sort_album_artist, duration_ms, sample_rate, channels, id
+        """
+
+    public enum Column: Int32, Sendable {
+        case path, modifiedNS, title, artist, album, albumArtist, genre, composer, date, trackNumber, discNumber
+        case comment, musicBrainzTrackID, sortArtist, sortAlbum, sortAlbumArtist, durationMS, sampleRate, channels, id
+    }
+
+    let statement: SQLiteStatement
+    /// The song's values of a multi-valued tag ("artist", "album_artist", "genre", "composer") when it
+    /// has several of one (`SongRecord` reads those instead of the column).
+    public let multiValues: [String: [String]]?
+
+    /// The column's text as `String(cString:)` reads it (as `SongRecord` does): SQLite's UTF-8 bytes up
+    /// to the first NUL (the terminator, unless the value holds one), nil when NULL.
+    @inline(__always)
+    public func text(_ column: Column) -> UnsafeBufferPointer<UInt8>? {
+        // NULL for a NULL value only (an empty text is an empty C string), barring out-of-memory.
+        guard let start = sqlite3_column_text(statement, column.rawValue) else { return nil }
+        return UnsafeBufferPointer(start: start, count: strlen(UnsafeRawPointer(start).assumingMemoryBound(to: CChar.self)))
+    }
+
+    /// The column's integer, nil when NULL.
+    @inline(__always)
+    public func integer(_ column: Column) -> Int64? {
+        let value = sqlite3_column_value(statement, column.rawValue)
+        guard sqlite3_value_type(value) != SQLITE_NULL else { return nil }
+        return sqlite3_value_int64(value)
     }
 }

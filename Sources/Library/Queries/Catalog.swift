@@ -1,4 +1,5 @@
 public import GRDB
+import GRDBSQLite
 
 /// One song as the MPD protocol shows it: path, tags (all values), format and length.
 public struct SongRecord: Sendable, Hashable {
@@ -114,10 +115,36 @@ public struct Catalog: Sendable {
     }
 
     static func multiValues(_ db: Database) throws -> [Int64: [String: [String]]] {
-        // Only tracks with several values of a field have rows here: a small table, read whole.
+        // Only tracks with several values of a field have rows here: a small table, read whole, from
+        // the statement (no row copies), each track's values gathered before they go in.
         var out: [Int64: [String: [String]]] = [:]
-        for row in try Row.fetchAll(db, sql: "SELECT track_id, field, value FROM track_values ORDER BY track_id, field, position") {
-            out[row[0], default: [:]][row[1], default: []].append(row[2])
+        let statement = try db.cachedStatement(sql: "SELECT track_id, field, value FROM track_values ORDER BY track_id, field, position")
+        let rows = try Row.fetchCursor(statement)
+        let raw = statement.sqliteStatement
+        var track: Int64?
+        var fields: [String: [String]] = [:]
+        var field = ""
+        var values: [String] = []
+        while try rows.next() != nil {
+            let id = sqlite3_column_int64(raw, 0)
+            // (Text read as GRDB's String reads it: up to a NUL, invalid UTF-8 repaired.)
+            let name = sqlite3_column_text(raw, 1).map { String(cString: $0) } ?? ""
+            let value = sqlite3_column_text(raw, 2).map { String(cString: $0) } ?? ""
+            if id != track || name != field {
+                if !values.isEmpty { fields[field, default: []].append(contentsOf: values) }
+                values.removeAll()
+                field = name
+            }
+            if id != track {
+                if let track { out[track, default: [:]].merge(fields) { $0 + $1 } }
+                fields.removeAll()
+                track = id
+            }
+            values.append(value)
+        }
+        if let track {
+            if !values.isEmpty { fields[field, default: []].append(contentsOf: values) }
+            out[track, default: [:]].merge(fields) { $0 + $1 }
         }
         return out
     }

@@ -208,4 +208,6 @@ CREATE INDEX tracks_ord ON tracks(ord);
 
 CREATE UNIQUE INDEX tracks_path ON tracks(path, ifnull(path_bytes, x''));
 
+CREATE INDEX tracks_path_mtime ON tracks(path, mtime_ns);
+
 CREATE INDEX tracks_sort ON tracks(title_key, artist_key, album_key, id);

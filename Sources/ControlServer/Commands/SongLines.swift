@@ -1,0 +1,305 @@
+import Foundation
+import Library
+import MPDProtocol
+
+/// `SongWriter.write`'s lines for listings read straight from the database row (`listallinfo`,
+/// `listall`): each value's bytes go from SQLite's buffer to the output, the key prefixes are
+/// constants, numbers and time stamps are written as digits in place. The bytes are the ones
+/// `SongWriter.write` gives for the `SongRecord` of the same row.
+final class SongLines {
+    let tags: SongWriter.Tags
+    /// Where a song's block is written before it goes to the output in one copy (grown as needed).
+    private var scratch: UnsafeMutablePointer<UInt8>
+    private var capacity: Int
+
+    init(tags: SongWriter.Tags) {
+        self.tags = tags
+        capacity = 4096
+        scratch = .allocate(capacity: capacity)
+    }
+
+    deinit { scratch.deallocate() }
+
+    /// The song's block, as `SongWriter.write(record, tags:)` writes it.
+    func write(_ s: ListedSong, into out: inout [UInt8]) {
+        let t = tags
+        let path = s.text(.path)
+        let artist = t.artist ? s.text(.artist) : nil, albumArtist = t.albumArtist ? s.text(.albumArtist) : nil
+        let title = t.title ? s.text(.title) : nil, album = t.album ? s.text(.album) : nil
+        let date = t.date ? s.text(.date) : nil, genre = t.genre ? s.text(.genre) : nil
+        let composer = t.composer ? s.text(.composer) : nil, sortArtist = t.artistSort ? s.text(.sortArtist) : nil
+        let sortAlbum = t.albumSort ? s.text(.sortAlbum) : nil, sortAlbumArtist = t.albumArtistSort ? s.text(.sortAlbumArtist) : nil
+        let comment = t.comment ? s.text(.comment) : nil
+        let musicBrainz = t.musicBrainzTrackID ? s.text(.musicBrainzTrackID) : nil
+        // At most: the keys and numbers (under 512 bytes), each text three times over (an invalid byte
+        // becomes U+FFFD), the multi-valued tags' values with their keys.
+        var bound = 512
+        func n(_ v: UnsafeBufferPointer<UInt8>?) -> Int { v?.count ?? 0 }
+        bound += 3 * (n(path) + n(artist) + n(albumArtist) + n(title) + n(album) + n(date) + n(genre) + n(composer)
+            + n(sortArtist) + n(sortAlbum) + n(sortAlbumArtist) + n(comment) + n(musicBrainz))
+        if let multi = s.multiValues {
+            for values in multi.values { for v in values { bound += 24 + v.utf8.count } }
+        }
+        if bound > capacity {
+            scratch.deallocate()
+            capacity = bound
+            scratch = .allocate(capacity: capacity)
+        }
+        var o = RawOutput(scratch)
+        o.line(Self.file, path)
+        o.put(Self.lastModified)
+        o.timestamp((s.integer(.modifiedNS) ?? 0) / 1_000_000_000)
+        o.put(Self.newline)
+        let rate = s.integer(.sampleRate) ?? 0
+        if rate > 0 {
+            o.put(Self.format)
+            o.integer(rate)
+            o.put(Self.sixteen)
+            o.integer(s.integer(.channels) ?? 0)
+            o.put(Self.newline)
+        }
+        if t.artist { o.list(s.multiValues?["artist"], Self.artist, artist) }
+        if t.albumArtist { o.list(s.multiValues?["album_artist"], Self.albumArtist, albumArtist) }
+        if t.title { o.line(Self.title, title) }
+        if t.album { o.line(Self.album, album) }
+        if t.track, let n = s.integer(.trackNumber) { o.line(Self.track, n) }
+        if let date { o.line(Self.date, date) }
+        if t.genre { o.list(s.multiValues?["genre"], Self.genre, genre) }
+        if t.composer { o.list(s.multiValues?["composer"], Self.composer, composer) }
+        if t.disc, let n = s.integer(.discNumber) { o.line(Self.disc, n) }
+        if let sortArtist { o.line(Self.artistSort, sortArtist) }
+        if let sortAlbum { o.line(Self.albumSort, sortAlbum) }
+        if let sortAlbumArtist { o.line(Self.albumArtistSort, sortAlbumArtist) }
+        if let comment { o.line(Self.comment, comment) }
+        if let musicBrainz { o.line(Self.musicBrainzTrackID, musicBrainz) }
+        let ms = Int(s.integer(.durationMS) ?? 0)
+        o.line(Self.time, Int64((ms + 500) / 1000))
+        o.put(Self.duration)
+        o.seconds(ms: ms)
+        o.put(Self.newline)
+        out.append(contentsOf: UnsafeBufferPointer(start: scratch, count: o.position - scratch))
+    }
+
+    /// `file: path` alone (`listall`).
+    static func file(_ s: ListedSong, into out: inout [UInt8]) {
+        append(file, into: &out)
+        if let path = s.text(.path) { append(path, into: &out) }
+        out.append(newline)
+    }
+
+    static let newline = UInt8(ascii: "\n")
+    // The keys as static strings: appending one is a copy of constant bytes, no array to retain.
+    static let file: StaticString = "file: ", lastModified: StaticString = "Last-Modified: ", format: StaticString = "Format: "
+    static let sixteen: StaticString = ":16:"
+    static let artist: StaticString = "Artist: ", albumArtist: StaticString = "AlbumArtist: ", title: StaticString = "Title: "
+    static let album: StaticString = "Album: ", track: StaticString = "Track: ", date: StaticString = "Date: "
+    static let genre: StaticString = "Genre: ", composer: StaticString = "Composer: ", disc: StaticString = "Disc: "
+    static let artistSort: StaticString = "ArtistSort: ", albumSort: StaticString = "AlbumSort: "
+    static let albumArtistSort: StaticString = "AlbumArtistSort: ", comment: StaticString = "Comment: "
+    static let musicBrainzTrackID: StaticString = "MUSICBRAINZ_TRACKID: ", time: StaticString = "Time: "
+    static let duration: StaticString = "duration: "
+
+    @inline(__always)
+    static func append(_ key: StaticString, into out: inout [UInt8]) {
+        out.append(contentsOf: UnsafeBufferPointer(start: key.utf8Start, count: key.utf8CodeUnitCount))
+    }
+
+    /// A text value as `MPDValueSanitizer.append(String(cString:))` gives it: SQLite's bytes as they
+    /// are when they are valid UTF-8 without control bytes (the usual case, checked in one pass), else
+    /// through the string.
+    @inline(__always)
+    static func append(_ value: UnsafeBufferPointer<UInt8>, into out: inout [UInt8]) {
+        var ascii = true
+        for byte in value {
+            if byte < 0x20 { return slow(value, into: &out) }
+            if byte >= 0x80 { ascii = false }
+        }
+        if ascii || isValidUTF8(value) {
+            out.append(contentsOf: value)
+        } else {
+            slow(value, into: &out)
+        }
+    }
+
+    private static func slow(_ value: UnsafeBufferPointer<UInt8>, into out: inout [UInt8]) {
+        // SQLite's text is NUL-terminated: what GRDB's String reads (up to a NUL, invalid UTF-8 repaired).
+        let string = value.baseAddress.map { String(cString: $0) } ?? ""
+        MPDValueSanitizer.append(string, to: &out)
+    }
+
+    /// Whether `bytes` is well-formed UTF-8 (no overlongs, surrogates or values past U+10FFFF).
+    static func isValidUTF8(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        var i = 0
+        let n = bytes.count
+        while i < n {
+            let lead = bytes[i]
+            if lead < 0x80 {
+                i += 1
+                continue
+            }
+            let length: Int
+            var low: UInt8 = 0x80
+            var high: UInt8 = 0xBF
+            switch lead {
+            case 0xC2...0xDF: length = 2
+            case 0xE0: length = 3; low = 0xA0
+            case 0xE1...0xEC, 0xEE...0xEF: length = 3
+            case 0xED: length = 3; high = 0x9F
+            case 0xF0: length = 4; low = 0x90
+            case 0xF1...0xF3: length = 4
+            case 0xF4: length = 4; high = 0x8F
+            default: return false
+            }
+            guard i + length <= n, (low...high).contains(bytes[i + 1]) else { return false }
+            for k in 2..<length where !(0x80...0xBF).contains(bytes[i + k]) { return false }
+            i += length
+        }
+        return true
+    }
+}
+
+/// Writes a song's lines at a pointer with room enough (`SongLines.write` makes sure of it).
+private struct RawOutput {
+    private(set) var position: UnsafeMutablePointer<UInt8>
+
+    init(_ start: UnsafeMutablePointer<UInt8>) { position = start }
+
+    @inline(__always)
+    mutating func put(_ key: StaticString) {
+        UnsafeMutableRawPointer(position).copyMemory(from: key.utf8Start, byteCount: key.utf8CodeUnitCount)
+        position += key.utf8CodeUnitCount
+    }
+
+    @inline(__always)
+    mutating func put(_ byte: UInt8) {
+        position.pointee = byte
+        position += 1
+    }
+
+    @inline(__always)
+    mutating func put(_ bytes: UnsafeBufferPointer<UInt8>) {
+        guard let base = bytes.baseAddress else { return }
+        position.update(from: base, count: bytes.count)
+        position += bytes.count
+    }
+
+    /// A text value as `MPDValueSanitizer.append(String(cString:))` gives it (`SongLines.append`).
+    @inline(__always)
+    mutating func value(_ v: UnsafeBufferPointer<UInt8>) {
+        var ascii = true
+        for byte in v {
+            if byte < 0x20 { return slow(v) }
+            if byte >= 0x80 { ascii = false }
+        }
+        if ascii || SongLines.isValidUTF8(v) { put(v) } else { slow(v) }
+    }
+
+    private mutating func slow(_ v: UnsafeBufferPointer<UInt8>) {
+        var bytes: [UInt8] = []
+        SongLines.append(v, into: &bytes)
+        bytes.withUnsafeBufferPointer { put($0) }
+    }
+
+    /// `key: value\n`; a NULL text is written as empty (a NOT NULL column's).
+    @inline(__always)
+    mutating func line(_ key: StaticString, _ v: UnsafeBufferPointer<UInt8>?) {
+        put(key)
+        if let v { value(v) }
+        put(SongLines.newline)
+    }
+
+    @inline(__always)
+    mutating func line(_ key: StaticString, _ n: Int64) {
+        put(key)
+        integer(n)
+        put(SongLines.newline)
+    }
+
+    /// A multi-valued tag: its values when the song has several, else the column's (none when NULL).
+    @inline(__always)
+    mutating func list(_ many: [String]?, _ key: StaticString, _ column: UnsafeBufferPointer<UInt8>?) {
+        if let many {
+            for v in many {
+                put(key)
+                var bytes: [UInt8] = []
+                MPDValueSanitizer.append(v, to: &bytes)
+                bytes.withUnsafeBufferPointer { put($0) }
+                put(SongLines.newline)
+            }
+        } else if let column {
+            line(key, column)
+        }
+    }
+
+    /// `String(n)`'s digits.
+    @inline(__always)
+    mutating func integer(_ n: Int64) {
+        if n < 0 {
+            var s = String(n)
+            s.withUTF8 { put($0) }
+            return
+        }
+        var digits = 1
+        var rest = n / 10
+        while rest > 0 {
+            digits += 1
+            rest /= 10
+        }
+        var n = n
+        var at = position + digits
+        repeat {
+            at -= 1
+            at.pointee = UInt8(ascii: "0") + UInt8(truncatingIfNeeded: n % 10)
+            n /= 10
+        } while n > 0
+        position += digits
+    }
+
+    /// `SongWriter.seconds(ms:)`'s digits.
+    mutating func seconds(ms: Int) {
+        let ms = max(0, ms)
+        guard ms / 1000 < 1_000_000_000 else {
+            var s = SongWriter.seconds(ms: ms)
+            s.withUTF8 { put($0) }
+            return
+        }
+        integer(Int64(ms / 1000))
+        let frac = ms % 1000
+        put(UInt8(ascii: "."))
+        put(UInt8(ascii: "0") + UInt8(frac / 100))
+        put(UInt8(ascii: "0") + UInt8(frac / 10 % 10))
+        put(UInt8(ascii: "0") + UInt8(frac % 10))
+    }
+
+    /// `SongWriter.timestamp(unix)`'s bytes.
+    mutating func timestamp(_ unix: Int64) {
+        var t = time_t(unix)
+        var tm = tm()
+        gmtime_r(&t, &tm)
+        let year = Int(tm.tm_year) + 1900
+        guard (0...9999).contains(year) else {
+            var s = SongWriter.timestamp(unix)
+            s.withUTF8 { put($0) }
+            return
+        }
+        two(Int32(year / 100))
+        two(Int32(year % 100))
+        put(UInt8(ascii: "-"))
+        two(tm.tm_mon + 1)
+        put(UInt8(ascii: "-"))
+        two(tm.tm_mday)
+        put(UInt8(ascii: "T"))
+        two(tm.tm_hour)
+        put(UInt8(ascii: ":"))
+        two(tm.tm_min)
+        put(UInt8(ascii: ":"))
+        two(tm.tm_sec)
+        put(UInt8(ascii: "Z"))
+    }
+
+    @inline(__always)
+    private mutating func two(_ n: Int32) {
+        put(UInt8(ascii: "0") + UInt8(truncatingIfNeeded: n / 10))
+        put(UInt8(ascii: "0") + UInt8(truncatingIfNeeded: n % 10))
+    }
+}

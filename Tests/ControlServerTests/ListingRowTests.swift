@@ -1,0 +1,92 @@
+@testable import ControlServer
+import Foundation
+import GRDB
+import Logging
+@testable import Library
+import MPDProtocol
+import Testing
+
+/// `listallinfo` writes each song straight from its database row (`SongLines`): values the scanner
+/// rarely makes (several values of a tag, control characters, invalid UTF-8, sort tags, NULLs, odd
+/// numbers) come out as `SongWriter` writes the song's record.
+@Suite struct ListingRowTests {
+    @Test func unusualValuesListAsTheRecordIsWritten() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("cw-rows-\(UUID().uuidString.prefix(8))")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let music = dir.appendingPathComponent("music")
+        let source = ServerFixture.music + "/Durations/01 CBR Info.mp3"
+        for path in ["a/1.mp3", "a/2.mp3", "a/sub/3.mp3", "b/4.mp3"] {
+            let url = music.appendingPathComponent(path)
+            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try FileManager.default.copyItem(atPath: source, toPath: url.path)
+        }
+        let pool = try LibraryDatabase.open(at: dir.appendingPathComponent("lib.sqlite").path)
+        var quiet = Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() })
+        quiet.logLevel = .critical
+        _ = try LibraryScanner(musicFolder: music.path, database: pool, logger: quiet).run()
+        try pool.write { db in
+            let id: (String) throws -> Int64 = { try Int64.fetchOne(db, sql: "SELECT id FROM tracks WHERE path = ?", arguments: [$0])! }
+            let one = try id("a/1.mp3"), two = try id("a/2.mp3"), three = try id("a/sub/3.mp3"), four = try id("b/4.mp3")
+            try db.execute(sql: """
+                UPDATE tracks SET artist = 'X; Y', genre = 'Rock', composer = 'C1', album_artist = NULL,
+                    comment = 'tab' || char(9) || 'and' || char(10) || 'newline', sort_artist = 'Sort, The',
+                    sort_album = 'Älbum', sort_album_artist = '', musicbrainz_trackid = 'mb-1', date = '1999-01-02',
+                    track_number = 0, disc_number = -2, sample_rate = 44100, channels = NULL, duration_ms = 999
+                WHERE id = ?
+                """, arguments: [one])
+            for (field, position, value) in [("artist", 0, "X"), ("artist", 1, "Y"), ("genre", 0, "Rock"), ("genre", 1, "Pop"),
+                                             ("composer", 0, "C1"), ("composer", 1, "C2"), ("album_artist", 0, "AA1"), ("album_artist", 1, "AA2")] {
+                try db.execute(sql: "INSERT INTO track_values (track_id, field, position, value) VALUES (?, ?, ?, ?)",
+                               arguments: [one, field, position, value])
+            }
+            // Invalid UTF-8 in a title, a NUL inside a text value (SQLite keeps it; GRDB's String stops there).
+            try db.execute(sql: "UPDATE tracks SET title = CAST(x'41ff42c3' AS TEXT), album = 'be' || char(0) || 'fore', sample_rate = 0 WHERE id = ?",
+                           arguments: [two])
+            try db.execute(sql: "INSERT INTO track_values (track_id, field, position, value) VALUES (?, 'genre', 0, 'G' || char(27)), (?, 'genre', 1, 'H')",
+                           arguments: [three, three])
+            try db.execute(sql: "UPDATE tracks SET mtime_ns = -1500000000, duration_ms = 0, track_number = NULL, date = NULL WHERE id = ?",
+                           arguments: [four])
+        }
+        // The records themselves carry the multi-valued tags in position order.
+        let records = try Catalog(pool).songs(under: "")
+        let first = try #require(records.first { $0.path == "a/1.mp3" })
+        #expect(first.artists == ["X", "Y"] && first.genres == ["Rock", "Pop"] && first.composers == ["C1", "C2"])
+        #expect(first.albumArtists == ["AA1", "AA2"])
+        #expect(records.first { $0.path == "a/sub/3.mp3" }?.genres == ["G\u{1B}", "H"])
+
+        let commands = ControlCommands(
+            catalog: Catalog(pool), playlists: StoredPlaylists(pool), player: ServerFixture.EnginePlayer(), musicFolder: music.path)
+        var client = commands.newClient()
+        let all = Set(MPDTag.tagtypes.map(\.name)).union(["Comment"])  // (Comment is off in MPD's list)
+        for tags in [all, ["Title", "Genre", "AlbumArtist"], []] as [Set<String>] {
+            client.tagTypes = tags
+            for uri in ["", "a", "a/sub", "b"] {
+                let line = uri.isEmpty ? "listallinfo" : "listallinfo \"\(uri)\""
+                let result = commands.execute(MPDCommandBatch(mode: .single, lines: [Array(line.utf8)]), client: &client)
+                // Byte for byte as SongWriter writes the records, walked as a whole array (sanitised values:
+                // StreamingTests.reference interpolates them as they are).
+                var w = MPDResponseWriter()
+                DirectoryTree.walk(try Catalog(pool).songs(under: uri), base: uri) { entry in
+                    switch entry {
+                    case .directory(let path, let modified):
+                        w.field("directory", path)
+                        w.field("Last-Modified", SongWriter.timestamp(modified))
+                    case .song(let song): SongWriter.write(song, tags: tags, into: &w)
+                    }
+                }
+                #expect(result.output == w.bytes + MPDResponse.ok, "\(line) \(tags.sorted())")
+                if uri.isEmpty, tags == all {
+                    let text = String(decoding: result.output, as: UTF8.self)
+                    for expected in [
+                        "Artist: X\nArtist: Y\nAlbumArtist: AA1\nAlbumArtist: AA2\n", "Genre: Rock\nGenre: Pop\nComposer: C1\nComposer: C2\n",
+                        "Comment: tab and newline\n", "Track: 0\n", "Disc: -2\n", "AlbumArtistSort: \n", "Format: 44100:16:0\n",
+                        "Time: 1\nduration: 0.999\n", "Title: A\u{FFFD}B\u{FFFD}\nAlbum: be\n", "Genre: G \nGenre: H\n",
+                        "file: b/4.mp3\nLast-Modified: 1969-12-31T23:59:59Z\n",
+                    ] {
+                        #expect(text.contains(expected), "\(expected)")
+                    }
+                }
+            }
+        }
+    }
+}
