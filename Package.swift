@@ -60,6 +60,8 @@ let package = Package(
             dependencies: [
                 "ClickWheelCore", "Mpg123",
                 .product(name: "GRDB", package: "GRDB.swift"),
+                // The listing path reads column bytes in place from GRDB's statements (sqlite3_column_*).
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict),
