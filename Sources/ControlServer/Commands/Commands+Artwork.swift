@@ -15,8 +15,8 @@ extension ControlCommands {
             MPDCommand("albumart", .exactly(2), permission: .read) { (ctx: inout MPDContext, req, w: inout MPDResponseWriter) throws(MPDError) in
                 let offset = Int(try req.arguments[1].unsigned(max: UInt64(Int32.max)))
                 guard let uri = try? MusicPath.normalize(req.arguments[0], command: "albumart"), !uri.isEmpty,
-                    try libraryCall({ try ctx.catalog.trackID(path: uri) }) != nil,
-                    let cover = coverFile(folder: ctx.musicFolder + "/" + DirectoryTree.parent(of: uri))
+                    let file = try libraryCall({ try ctx.catalog.file(path: uri) }),
+                    let cover = coverFile(folder: Array(ctx.musicFolder.utf8) + [slash] + parent(of: file))
                 else { throw .noExist("No file exists") }
                 try sendChunk(of: cover, from: 0, size: nil, offset: offset, mime: nil, ctx.client.binaryLimit, &w)
             },
@@ -27,7 +27,7 @@ extension ControlCommands {
                 else { throw .noExist("No such song") }
                 guard let picture = art.picture else { return }  // no picture: a bare OK, as in MPD
                 try sendChunk(
-                    of: ctx.musicFolder + "/" + uri, from: picture.offset, size: picture.size, offset: offset,
+                    of: Array(ctx.musicFolder.utf8) + [slash] + art.file, from: picture.offset, size: picture.size, offset: offset,
                     mime: picture.mime, ctx.client.binaryLimit, &w)
             },
             MPDCommand("config", .none, permission: .admin) { (ctx: inout MPDContext, _, w: inout MPDResponseWriter) throws(MPDError) in
@@ -41,17 +41,33 @@ extension ControlCommands {
     static let coverNames = ["cover.png", "cover.jpg", "cover.jpeg", "cover.webp", "cover.tiff", "cover.bmp",
                              "Cover.png", "Cover.jpg", "folder.jpg", "Folder.jpg", "folder.png", "front.jpg"]
 
-    static func coverFile(folder: String) -> String? {
-        coverNames.lazy.map { folder + "/" + $0 }.first { FileManager.default.isReadableFile(atPath: $0) }
+    static let slash = UInt8(ascii: "/")
+
+    /// Paths here are file-system bytes, not text: a folder or file name that is not valid UTF-8
+    /// (its text form holds U+FFFD) is still found and read.
+    static func coverFile(folder: [UInt8]) -> [UInt8]? {
+        coverNames.lazy.map { folder + [slash] + Array($0.utf8) }.first { withCString($0) { access($0, R_OK) == 0 } }
     }
 
-    /// `size: TOTAL`, `type:` (readpicture), `binary: N` and the N bytes of `path` starting at
+    /// The folder part of a relative path ("" at the top).
+    static func parent(of path: [UInt8]) -> [UInt8] {
+        path.lastIndex(of: slash).map { Array(path[..<$0]) } ?? []
+    }
+
+    static func withCString<R>(_ path: [UInt8], _ body: (UnsafePointer<CChar>) -> R) -> R {
+        (path + [0]).withUnsafeBufferPointer { $0.withMemoryRebound(to: CChar.self) { body($0.baseAddress!) } }
+    }
+
+    /// `size: TOTAL`, `type:` (readpicture), `binary: N` and the N bytes of `bytes` (a path) starting at
     /// `start + offset` (`size` nil: the whole file).
     static func sendChunk(
-        of path: String, from start: Int64, size: Int?, offset: Int, mime: String?, _ limit: Int,
+        of bytes: [UInt8], from start: Int64, size: Int?, offset: Int, mime: String?, _ limit: Int,
         _ w: inout MPDResponseWriter
     ) throws(MPDError) {
-        guard let file = FileHandle(forReadingAtPath: path) else { throw .noExist("No file exists") }
+        let path = String(decoding: bytes, as: UTF8.self)
+        let fd = withCString(bytes) { open($0, O_RDONLY | O_CLOEXEC) }
+        guard fd >= 0 else { throw .noExist("No file exists") }
+        let file = FileHandle(fileDescriptor: fd, closeOnDealloc: false)
         defer { try? file.close() }
         let total: Int
         if let size {
