@@ -51,8 +51,27 @@ public enum MPDValueSanitizer {
         return String(decoding: output, as: UTF8.self)
     }
 
+    /// Whether `bytes` is well-formed UTF-8 (no overlongs, surrogates or values past U+10FFFF): the
+    /// listing's fast path copies such a value as it is.
+    @inlinable
+    public static func isValidUTF8(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        var index = 0
+        while index < bytes.count {
+            if bytes[index] < 0x80 {
+                index += 1
+                continue
+            }
+            let length = validSequenceLength(bytes, at: index)
+            if length == 0 { return false }
+            index += length
+        }
+        return true
+    }
+
     /// Length of the valid UTF-8 sequence starting at `index`, or 0 if it is invalid there.
-    static func validSequenceLength(_ bytes: [UInt8], at index: Int) -> Int {
+    @inlinable
+    static func validSequenceLength<Bytes: RandomAccessCollection<UInt8>>(_ bytes: Bytes, at index: Int) -> Int
+    where Bytes.Index == Int {
         let lead = bytes[index]
         let length: Int
         var lowerBound: UInt8 = 0x80
@@ -68,7 +87,7 @@ public enum MPDValueSanitizer {
         case 0xF4: length = 4; upperBound = 0x8F
         default: return 0
         }
-        guard index + length <= bytes.count else { return 0 }
+        guard index + length <= bytes.endIndex else { return 0 }
         let second = bytes[index + 1]
         guard second >= lowerBound && second <= upperBound else { return 0 }
         for offset in 2..<max(2, length) where bytes[index + offset] & 0xC0 != 0x80 {

@@ -114,7 +114,7 @@ final class SongLines {
             if byte < 0x20 { return slow(value, into: &out) }
             if byte >= 0x80 { ascii = false }
         }
-        if ascii || isValidUTF8(value) {
+        if ascii || MPDValueSanitizer.isValidUTF8(value) {
             out.append(contentsOf: value)
         } else {
             slow(value, into: &out)
@@ -125,36 +125,6 @@ final class SongLines {
         // SQLite's text is NUL-terminated: what GRDB's String reads (up to a NUL, invalid UTF-8 repaired).
         let string = value.baseAddress.map { String(cString: $0) } ?? ""
         MPDValueSanitizer.append(string, to: &out)
-    }
-
-    /// Whether `bytes` is well-formed UTF-8 (no overlongs, surrogates or values past U+10FFFF).
-    static func isValidUTF8(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        var i = 0
-        let n = bytes.count
-        while i < n {
-            let lead = bytes[i]
-            if lead < 0x80 {
-                i += 1
-                continue
-            }
-            let length: Int
-            var low: UInt8 = 0x80
-            var high: UInt8 = 0xBF
-            switch lead {
-            case 0xC2...0xDF: length = 2
-            case 0xE0: length = 3; low = 0xA0
-            case 0xE1...0xEC, 0xEE...0xEF: length = 3
-            case 0xED: length = 3; high = 0x9F
-            case 0xF0: length = 4; low = 0x90
-            case 0xF1...0xF3: length = 4
-            case 0xF4: length = 4; high = 0x8F
-            default: return false
-            }
-            guard i + length <= n, (low...high).contains(bytes[i + 1]) else { return false }
-            for k in 2..<length where !(0x80...0xBF).contains(bytes[i + k]) { return false }
-            i += length
-        }
-        return true
     }
 }
 
@@ -191,7 +161,7 @@ private struct RawOutput {
             if byte < 0x20 { return slow(v) }
             if byte >= 0x80 { ascii = false }
         }
-        if ascii || SongLines.isValidUTF8(v) { put(v) } else { slow(v) }
+        if ascii || MPDValueSanitizer.isValidUTF8(v) { put(v) } else { slow(v) }
     }
 
     private mutating func slow(_ v: UnsafeBufferPointer<UInt8>) {
