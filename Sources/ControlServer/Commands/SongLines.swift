@@ -225,51 +225,23 @@ private struct RawOutput {
         position += digits
     }
 
-    /// `SongWriter.seconds(ms:)`'s digits.
+    /// `SongWriter.seconds(ms:)`'s bytes.
     mutating func seconds(ms: Int) {
-        let ms = max(0, ms)
-        guard ms / 1000 < 1_000_000_000 else {
+        if let n = SongWriter.writeSeconds(ms: ms, at: position) {
+            position += n
+        } else {
             var s = SongWriter.seconds(ms: ms)
             s.withUTF8 { put($0) }
-            return
         }
-        integer(Int64(ms / 1000))
-        let frac = ms % 1000
-        put(UInt8(ascii: "."))
-        put(UInt8(ascii: "0") + UInt8(frac / 100))
-        put(UInt8(ascii: "0") + UInt8(frac / 10 % 10))
-        put(UInt8(ascii: "0") + UInt8(frac % 10))
     }
 
     /// `SongWriter.timestamp(unix)`'s bytes.
     mutating func timestamp(_ unix: Int64) {
-        var t = time_t(unix)
-        var tm = tm()
-        gmtime_r(&t, &tm)
-        let year = Int(tm.tm_year) + 1900
-        guard (0...9999).contains(year) else {
+        if let n = SongWriter.writeTimestamp(unix, at: position) {
+            position += n
+        } else {
             var s = SongWriter.timestamp(unix)
             s.withUTF8 { put($0) }
-            return
         }
-        two(Int32(year / 100))
-        two(Int32(year % 100))
-        put(UInt8(ascii: "-"))
-        two(tm.tm_mon + 1)
-        put(UInt8(ascii: "-"))
-        two(tm.tm_mday)
-        put(UInt8(ascii: "T"))
-        two(tm.tm_hour)
-        put(UInt8(ascii: ":"))
-        two(tm.tm_min)
-        put(UInt8(ascii: ":"))
-        two(tm.tm_sec)
-        put(UInt8(ascii: "Z"))
-    }
-
-    @inline(__always)
-    private mutating func two(_ n: Int32) {
-        put(UInt8(ascii: "0") + UInt8(truncatingIfNeeded: n / 10))
-        put(UInt8(ascii: "0") + UInt8(truncatingIfNeeded: n % 10))
     }
 }

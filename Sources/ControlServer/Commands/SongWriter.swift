@@ -84,35 +84,42 @@ enum SongWriter {
 
     /// MPD's time stamps: ISO 8601 in UTC, whole seconds.
     static func timestamp(_ unix: Int64) -> String {
+        let s = String(unsafeUninitializedCapacity: 20) { writeTimestamp(unix, at: $0.baseAddress!) ?? 0 }
+        if !s.isEmpty { return s }
+        var t = time_t(unix)
+        var tm = tm()
+        gmtime_r(&t, &tm)
+        return pad(Int(tm.tm_year) + 1900, 4) + "-" + pad(Int(tm.tm_mon) + 1, 2) + "-" + pad(Int(tm.tm_mday), 2) + "T"
+            + pad(Int(tm.tm_hour), 2) + ":" + pad(Int(tm.tm_min), 2) + ":" + pad(Int(tm.tm_sec), 2) + "Z"
+    }
+
+    /// Writes `timestamp(unix)`'s 20 bytes at `out` and returns 20; nil (nothing written) for a year
+    /// outside 0…9999. Digits go straight into memory: Foundation's String(format:) costs microseconds
+    /// per call on Linux, concatenation a few allocations, and listallinfo writes one per song.
+    static func writeTimestamp(_ unix: Int64, at out: UnsafeMutablePointer<UInt8>) -> Int? {
         var t = time_t(unix)
         var tm = tm()
         gmtime_r(&t, &tm)
         let year = Int(tm.tm_year) + 1900
-        guard (0...9999).contains(year) else {
-            return pad(year, 4) + "-" + pad(Int(tm.tm_mon) + 1, 2) + "-" + pad(Int(tm.tm_mday), 2) + "T"
-                + pad(Int(tm.tm_hour), 2) + ":" + pad(Int(tm.tm_min), 2) + ":" + pad(Int(tm.tm_sec), 2) + "Z"
-        }
-        // Digits straight into the string's 20 bytes: Foundation's String(format:) costs microseconds
-        // per call on Linux, concatenation a few allocations, and listallinfo writes one per song.
-        return String(unsafeUninitializedCapacity: 20) { out in
-            put(year, 4, out, 0)
-            out[4] = UInt8(ascii: "-")
-            put(Int(tm.tm_mon) + 1, 2, out, 5)
-            out[7] = UInt8(ascii: "-")
-            put(Int(tm.tm_mday), 2, out, 8)
-            out[10] = UInt8(ascii: "T")
-            put(Int(tm.tm_hour), 2, out, 11)
-            out[13] = UInt8(ascii: ":")
-            put(Int(tm.tm_min), 2, out, 14)
-            out[16] = UInt8(ascii: ":")
-            put(Int(tm.tm_sec), 2, out, 17)
-            out[19] = UInt8(ascii: "Z")
-            return 20
-        }
+        guard (0...9999).contains(year) else { return nil }
+        put(year, 4, out, 0)
+        out[4] = UInt8(ascii: "-")
+        put(Int(tm.tm_mon) + 1, 2, out, 5)
+        out[7] = UInt8(ascii: "-")
+        put(Int(tm.tm_mday), 2, out, 8)
+        out[10] = UInt8(ascii: "T")
+        put(Int(tm.tm_hour), 2, out, 11)
+        out[13] = UInt8(ascii: ":")
+        put(Int(tm.tm_min), 2, out, 14)
+        out[16] = UInt8(ascii: ":")
+        put(Int(tm.tm_sec), 2, out, 17)
+        out[19] = UInt8(ascii: "Z")
+        return 20
     }
 
     /// Writes `n` (0 ≤ n < 10^width) as `width` digits at `at`.
-    private static func put(_ n: Int, _ width: Int, _ out: UnsafeMutableBufferPointer<UInt8>, _ at: Int) {
+    @inline(__always)
+    private static func put(_ n: Int, _ width: Int, _ out: UnsafeMutablePointer<UInt8>, _ at: Int) {
         var n = n
         for i in stride(from: at + width - 1, through: at, by: -1) {
             out[i] = UInt8(ascii: "0") + UInt8(truncatingIfNeeded: n % 10)
@@ -122,21 +129,28 @@ enum SongWriter {
 
     /// Milliseconds as seconds with three decimals (`14.027`), as MPD prints `duration` and `elapsed`.
     static func seconds(ms: Int) -> String {
+        let s = String(unsafeUninitializedCapacity: 13) { writeSeconds(ms: ms, at: $0.baseAddress!) ?? 0 }
+        if !s.isEmpty { return s }
+        let ms = max(0, ms)
+        return String(ms / 1000) + "." + pad(ms % 1000, 3)
+    }
+
+    /// Writes `seconds(ms:)`'s bytes at `out` (room for 13) and returns their count; nil (nothing
+    /// written) from a billion seconds up.
+    static func writeSeconds(ms: Int, at out: UnsafeMutablePointer<UInt8>) -> Int? {
         let ms = max(0, ms)
         let whole = ms / 1000
-        guard whole < 1_000_000_000 else { return String(whole) + "." + pad(ms % 1000, 3) }
+        guard whole < 1_000_000_000 else { return nil }
         var digits = 1
         var rest = whole / 10
         while rest > 0 {
             digits += 1
             rest /= 10
         }
-        return String(unsafeUninitializedCapacity: digits + 4) { out in
-            put(whole, digits, out, 0)
-            out[digits] = UInt8(ascii: ".")
-            put(ms % 1000, 3, out, digits + 1)
-            return digits + 4
-        }
+        put(whole, digits, out, 0)
+        out[digits] = UInt8(ascii: ".")
+        put(ms % 1000, 3, out, digits + 1)
+        return digits + 4
     }
 
     /// `n` with leading zeros to `width` digits.
