@@ -66,7 +66,7 @@ import Testing
                 // Byte for byte as SongWriter writes the records, walked as a whole array (sanitised values:
                 // StreamingTests.reference interpolates them as they are).
                 var w = MPDResponseWriter()
-                DirectoryTree.walk(try Catalog(pool).songs(under: uri), base: uri) { entry in
+                WholeArrayTree.walk(try Catalog(pool).songs(under: uri), base: uri) { entry in
                     switch entry {
                     case .directory(let path, let modified):
                         w.field("directory", path)

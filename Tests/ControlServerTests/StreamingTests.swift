@@ -27,13 +27,13 @@ import Testing
                 song(s)
                 return out + "OK\n"
             }
-            let tree = DirectoryTree(songs, base: uri)
+            let tree = WholeArrayTree(songs, base: uri)
             for dir in tree.subdirectories { out += "directory: \(dir.path)\nLast-Modified: \(Self.stamp(dir.modified))\n" }
             for s in tree.files { song(s) }
             return out + "OK\n"
         }
         if songs.isEmpty, !uri.isEmpty { return "ACK [50@0] {\(command)} No such directory\n" }
-        DirectoryTree.walk(songs, base: uri) { entry in
+        WholeArrayTree.walk(songs, base: uri) { entry in
             switch entry {
             case .directory(let path, let modified):
                 out += "directory: \(path)\n"
@@ -167,7 +167,7 @@ import Testing
         for base in ["", "a", "a/b", "zz"] {
             let below = songs.filter { base.isEmpty || $0.path.hasPrefix(base + "/") }
             var expected: [String] = []
-            DirectoryTree.walk(below, base: base) { expected.append(describe($0)) }
+            WholeArrayTree.walk(below, base: base) { expected.append(describe($0)) }
             var folders: [String: Int64] = [:]
             for s in below {
                 let folder = DirectoryTree.parent(of: s.path)

@@ -125,7 +125,7 @@ extension ControlCommands {
         ]
     }
 
-    /// Every directory and song below `uri`, in `DirectoryTree.walk`'s order, streamed from a database
+    /// Every directory and song below `uri`, in `DirectoryStream`'s order, streamed from a database
     /// cursor (`listall`, `listallinfo`): `song` writes a song's lines straight from its row, into the
     /// writer's bytes or, when the song waits for its folder's subdirectories, into the folder's.
     private static func streamTree(

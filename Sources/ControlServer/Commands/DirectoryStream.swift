@@ -1,10 +1,10 @@
 import Foundation
 import Library
 
-/// `DirectoryTree.walk`'s order, made from songs arriving one at a time in path order (a database
-/// cursor) instead of a whole array: every directory (before its contents, with the newest song's
-/// time below it) and song below `base`, depth first, a directory's own songs after its
-/// subdirectories.
+/// MPD's listing order, made from songs arriving one at a time in path order (a database cursor)
+/// instead of a whole array (the tests keep that whole-array walk as the reference): every
+/// directory (before its contents, with the newest song's time below it) and song below `base`,
+/// depth first, a directory's own songs after its subdirectories.
 ///
 /// What it holds: the folders' times (one entry per folder, from `Catalog.forEachSong`), the stack
 /// of directories open now, and the songs of an open directory that also has subdirectories (they
