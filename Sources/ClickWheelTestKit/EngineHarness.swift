@@ -50,6 +50,16 @@ public struct EngineHarness {
         }
     }
 
+    /// Lets `ms` milliseconds pass as the service does: a tick only at each time `Engine.nextTick` names.
+    public mutating func idle(ms: Int64) {
+        let end = now.adding(ms: ms)
+        while let next = engine.nextTick(), next <= end {
+            now = max(now, next)
+            send(.tick(now))
+        }
+        now = end
+    }
+
     /// Turns the wheel `steps` single steps (negative: anticlockwise), `stepMS` apart.
     public mutating func turn(_ steps: Int) {
         for _ in 0..<abs(steps) {

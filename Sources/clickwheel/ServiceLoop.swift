@@ -25,8 +25,11 @@ final class ServiceLoop: @unchecked Sendable {
     private var playback: AudioPlayback!
     private let player: AudioPlayer
     private var ticker: (any DispatchSourceTimer)?
-    /// The ticker is suspended: nothing on screen or in the model moves with time (`Engine.wantsTicks`).
-    private var tickerSuspended = false
+    /// When the ticker is set to fire (`Engine.nextTick`); nil: not set.
+    private var tickAt: Timestamp?
+    /// When the engine last heard the wall time (`Event.wallClock`: at start, then with the first event
+    /// a minute or more later, so a clock set by NTP after boot reaches resume stamps).
+    private var lastWallClock = Timestamp.zero
     private let rescan: () -> Void
     /// The last update job handed out, and the one running (MPD's `updating_db`).
     private var updateJobs = 0
@@ -78,38 +81,31 @@ final class ServiceLoop: @unchecked Sendable {
         if let r = playback.handle(report) { handle(.playback(r, at: MonotonicClock.now())) }
     }
 
-    /// Starts the tick timer (10 per second: marquees, holds, overlays; suspended while nothing moves,
-    /// see `Engine.wantsTicks`) and draws the first frame; tells the engine the wall time now and every
-    /// minute of ticking.
+    /// Starts the tick timer (one-shot, set after every event for the engine's next tick: a marquee step,
+    /// a hold, an overlay's end; not set while nothing moves with time, see `Engine.nextTick`) and draws
+    /// the first frame.
     func start() {
         queue.async { [self] in
-            handle(.wallClock(unixMS: ResumeStore.nowMS(), at: MonotonicClock.now()))
-            handle(.tick(MonotonicClock.now()))
             let t = DispatchSource.makeTimerSource(queue: queue)
-            t.schedule(deadline: .now() + .milliseconds(100), repeating: .milliseconds(100), leeway: .milliseconds(20))
-            var ticks = 0
             t.setEventHandler { [unowned self] in
-                ticks += 1
-                if ticks % 600 == 0 { self.handle(.wallClock(unixMS: ResumeStore.nowMS(), at: MonotonicClock.now())) }
-                self.handle(.tick(MonotonicClock.now()))
+                tickAt = nil
+                handle(.tick(MonotonicClock.now()))
             }
             t.resume()
             ticker = t
-            updateTicker()
+            handle(.tick(MonotonicClock.now()))
         }
     }
 
-    /// Suspends the tick timer when the engine has nothing that moves with time, resumes it when it has.
+    /// Sets the tick timer for the engine's next tick (a time already past: at once), or unsets it.
     private func updateTicker() {
         guard let ticker else { return }
-        let wanted = engine.wantsTicks()
-        if wanted && tickerSuspended {
-            tickerSuspended = false
-            ticker.resume()
-        } else if !wanted && !tickerSuspended {
-            tickerSuspended = true
-            ticker.suspend()
-        }
+        let next = engine.nextTick()
+        guard next != tickAt else { return }
+        tickAt = next
+        guard let next else { return ticker.schedule(deadline: .distantFuture) }
+        let delay = max(1000, next.microseconds - MonotonicClock.now().microseconds)
+        ticker.schedule(deadline: .now() + .microseconds(Int(delay)), repeating: .never, leeway: .milliseconds(5))
     }
 
     /// Raw input events from the reader threads, into the queue (Settings → Wheel).
@@ -126,7 +122,6 @@ final class ServiceLoop: @unchecked Sendable {
     /// queue, waiting for it), then stops the audio.
     func shutdown(goodbye: Bool = true) {
         queue.sync {
-            if tickerSuspended { ticker?.resume() }  // a suspended source must not be released
             ticker?.cancel()
             ticker = nil
             carryOut(engine.checkpointEffects())
@@ -146,6 +141,11 @@ final class ServiceLoop: @unchecked Sendable {
     }
 
     private func handle(_ event: Event) {
+        let now = MonotonicClock.now()
+        if lastWallClock == .zero || now.milliseconds(since: lastWallClock) >= 60_000 {
+            lastWallClock = now
+            carryOut(engine.handle(.wallClock(unixMS: ResumeStore.nowMS(), at: now)))
+        }
         let effects = engine.handle(event)
         publish()  // before the effects: an idle client woken by them reads the new state
         carryOut(effects)

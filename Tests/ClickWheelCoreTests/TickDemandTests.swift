@@ -17,10 +17,8 @@ import Testing
         return EngineHarness(library: Self.library(), geometry: DisplayGeometry(columns: 20, rows: 4), settings: settings)
     }
 
-    /// Asked of a copy: the question reads rows, which may fill the engine's caches.
     func wants(_ h: EngineHarness) -> Bool {
-        var engine = h.engine
-        return engine.wantsTicks()
+        h.engine.wantsTicks()
     }
 
     @Test func aStillMenuNeedsNoTicks() {

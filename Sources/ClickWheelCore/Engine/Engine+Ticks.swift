@@ -1,30 +1,44 @@
-/// Whether time passing can change anything: the shell runs its tick timer only while it can, so an
-/// idle service (a still menu, the backlight off, nothing playing) wakes no CPU at all.
+/// When time passing changes something: the shell sets its tick timer for the next such moment only,
+/// so an idle service (a still menu, the backlight off) wakes no CPU at all, and a playing one wakes for
+/// what the screen really shows (a marquee step, the artist/album turn), not ten times a second.
 extension Engine {
-    /// True while a tick could change the model or the frame: a button is down (holds), an overlay,
-    /// notice or Now Playing mode is waiting to time out, the backlight timer runs, a timed sleep is
-    /// set, something plays, Now Playing is on screen, or the list on screen scrolls a long line
-    /// (checked by rendering it a little later). Conservative: when in doubt, tick.
-    public mutating func wantsTicks() -> Bool {
-        if wheelSetup?.wantsTicks == true { return true }
-        if gestures.anyDown || nowPlayingMode != .normal || player.status == .playing { return true }
-        if volumeShownUntil != nil || letterUntil != nil || lockNoticeUntil != nil || sleepNoticeUntil != nil {
-            return true
+    /// How often ticks come while Settings → Wheel measures, milliseconds.
+    static let busyTickMS: Int64 = 100
+
+    /// The soonest time at which a tick could change the model or the frame, or nil when none can:
+    /// - when a button that is down becomes a hold or repeats; every 100 ms while Settings → Wheel measures;
+    /// - the end of an overlay, notice, letter or Now Playing mode, the backlight's time-out, the sleep
+    ///   timer (and the minute its menu label counts down);
+    /// - the next step of what the renderer animates on the current frame (`frameChangesAt`).
+    /// Playback needs none: position reports arrive as events and carry the clock and the checkpoints.
+    /// A time already past asks for a tick at once (the tick clears it).
+    public func nextTick() -> Timestamp? {
+        if goodbye { return nil }
+        var soonest: Timestamp?
+        func consider(_ time: Timestamp?) {
+            guard let time else { return }
+            soonest = min(soonest ?? time, time)
         }
-        if backlightOn && settings.backlightSeconds > 0 { return true }
-        if case .at = sleepTimer { return true }
-        if goodbye { return false }
-        let v = view()
-        switch v {
-        case .nowPlaying: return true
-        case .text: return false
-        case .list:
-            // A marquee: the frame differs a step, a pause, or a pause and a step later.
-            let m = renderer.marquee
-            let current = renderer.render(v, now: now)
-            return [m.stepMS, m.pauseMS, m.pauseMS + m.stepMS, m.pauseMS + 2 * m.stepMS].contains {
-                renderer.render(v, now: now.adding(ms: $0)) != current
-            }
+        if wheelSetup?.wantsTicks == true { consider(now.adding(ms: Self.busyTickMS)) }
+        consider(gestures.nextDue)
+        consider(volumeShownUntil)
+        consider(letterUntil)
+        consider(lockNoticeUntil)
+        consider(sleepNoticeUntil)
+        if nowPlayingMode != .normal { consider(lastInput.adding(ms: Self.modeTimeoutMS)) }
+        if backlightOn && settings.backlightSeconds > 0 {
+            consider(lastInput.adding(ms: Int64(settings.backlightSeconds) * 1000))
         }
+        if case .at(let end) = sleepTimer {
+            consider(end)
+            // The Sleep Timer row shows the minutes left, rounded up: it changes as each minute ends.
+            let left = end.milliseconds(since: now)
+            if left > 0 { consider(now.adding(ms: (left - 1) % 60_000 + 1)) }
+        }
+        consider(frameChangesAt)
+        return soonest
     }
+
+    /// True while time can change anything (`nextTick()` is set).
+    public func wantsTicks() -> Bool { nextTick() != nil }
 }

@@ -19,6 +19,8 @@ public struct Engine: Sendable {
     public internal(set) var onTheGo: [TrackID] = []
     /// The last frame emitted.
     public internal(set) var frame: Frame?
+    /// When time alone may next change `frame` (a marquee step…), as the renderer said: nil if never.
+    var frameChangesAt: Timestamp?
 
     var renderer: LCDRenderer
     var rows = RowCache()
@@ -105,7 +107,8 @@ public struct Engine: Sendable {
     }
 
     mutating func renderIfChanged() -> Frame? {
-        let new = currentFrame()
+        let (new, changesAt) = renderer.renderTimed(view(), now: now)
+        frameChangesAt = changesAt
         guard new != frame else { return nil }
         frame = new
         return new

@@ -32,6 +32,14 @@ public struct ButtonGestures: Hashable, Sendable {
     /// True while any button is down.
     public var anyDown: Bool { !pressed.isEmpty }
 
+    /// When the next hold or hold-repeat of a button that is down falls due (nil: none is down): the
+    /// shell's next tick.
+    public var nextDue: Timestamp? {
+        pressed.values.map { press in
+            press.since.adding(ms: press.held ? holdMS + Int64(press.repeats + 1) * repeatMS : holdMS)
+        }.min()
+    }
+
     /// Feeds a button edge.
     public mutating func feed(_ button: Button, _ phase: ButtonPhase, at time: Timestamp) -> [Gesture] {
         switch phase {

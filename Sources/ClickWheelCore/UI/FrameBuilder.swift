@@ -2,6 +2,9 @@
 struct FrameBuilder {
     private(set) var frame: Frame
     let charset: TextCharset
+    /// The soonest time, in milliseconds after the frame's time, at which time alone may change it (a
+    /// marquee step, the 4-row artist/album turn): nil while nothing on it moves with time.
+    private(set) var changesInMS: Int64?
 
     init(_ geometry: DisplayGeometry, charset: TextCharset) {
         frame = Frame(columns: geometry.columns, rows: geometry.rows)
@@ -9,6 +12,13 @@ struct FrameBuilder {
     }
 
     var columns: Int { frame.columns }
+
+    /// Notes that the frame may change `ms` milliseconds from now (the soonest such time is kept).
+    mutating func mayChange(inMS ms: Int64?) {
+        guard let ms else { return }
+        let at = max(1, ms)
+        changesInMS = min(changesInMS ?? at, at)
+    }
 
     /// The characters of `text` as the display can show them.
     func chars(_ text: String) -> [Character] {

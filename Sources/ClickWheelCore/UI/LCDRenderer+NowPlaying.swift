@@ -23,6 +23,7 @@ extension LCDRenderer {
                 b.write(row: 3, marqueeCells(np.album, elapsedMS: elapsed, into: &b))
             } else if geometry.rows == 4 {
                 let showAlbum = (max(0, elapsed) / Self.alternateMS) % 2 == 1 && !np.album.isEmpty
+                if !np.album.isEmpty { b.mayChange(inMS: Self.untilNext(multipleOf: Self.alternateMS, elapsedMS: elapsed)) }
                 b.write(row: 2, left: b.cells(showAlbum ? np.album : np.artist))
             }
         } else if geometry.rows == 2 {
@@ -30,6 +31,9 @@ extension LCDRenderer {
             b.write(row: 0, left: state + (state.isEmpty ? [] : [.char(" ")]) + top)
         }
         // Two rows have no room for the position: it takes the progress line's place now and then.
+        if geometry.rows <= 2 && np.overlay == nil {
+            b.mayChange(inMS: Self.untilPositionTurn(elapsedMS: elapsed))
+        }
         if geometry.rows <= 2 && np.overlay == nil && Self.showsPositionInstead(elapsedMS: elapsed) {
             b.write(row: bottomRow, left: b.cells(label), right: modeIcons)
         } else {
@@ -42,8 +46,23 @@ extension LCDRenderer {
         max(0, elapsedMS) % 12_000 >= 8_000
     }
 
+    /// Milliseconds until the position and the progress line next take turns (at 8 s and 12 s of 12).
+    static func untilPositionTurn(elapsedMS: Int64) -> Int64 {
+        if elapsedMS < 0 { return -elapsedMS }
+        let t = elapsedMS % 12_000
+        return t < 8_000 ? 8_000 - t : 12_000 - t
+    }
+
+    /// Milliseconds until `elapsedMS` next reaches a multiple of `period`.
+    static func untilNext(multipleOf period: Int64, elapsedMS: Int64) -> Int64 {
+        if elapsedMS < 0 { return -elapsedMS }
+        return period - elapsedMS % period
+    }
+
     private func marqueeCells(_ text: String, elapsedMS: Int64, into b: inout FrameBuilder) -> [Frame.Cell] {
-        marquee.window(b.chars(text), width: geometry.columns, elapsedMS: elapsedMS).map { .char($0) }
+        let chars = b.chars(text)
+        b.mayChange(inMS: marquee.millisecondsToNextStep(count: chars.count, width: geometry.columns, elapsedMS: elapsedMS))
+        return marquee.window(chars, width: geometry.columns, elapsedMS: elapsedMS).map { .char($0) }
     }
 
     private func bottomLine(_ np: NowPlayingView, into b: inout FrameBuilder) -> [Frame.Cell] {

@@ -17,13 +17,20 @@ public struct LCDRenderer: Hashable, Sendable {
 
     /// The frame for `view` at time `now`.
     public func render(_ view: ScreenView, now: Timestamp) -> Frame {
+        renderTimed(view, now: now).frame
+    }
+
+    /// The frame for `view` at time `now`, and the soonest time at which the same view may render
+    /// differently (a marquee step, the artist/album turn, the position taking the progress line's place
+    /// on two rows): nil when it never does. The frame is the same at every time before that one.
+    public func renderTimed(_ view: ScreenView, now: Timestamp) -> (frame: Frame, changesAt: Timestamp?) {
         var b = FrameBuilder(geometry, charset: charset)
         switch view {
         case .list(let list): renderList(list, now: now, into: &b)
         case .nowPlaying(let np): renderNowPlaying(np, now: now, into: &b)
         case .text(let title, let lines): renderText(title: title, lines: lines, into: &b)
         }
-        return b.frame
+        return (b.frame, b.changesInMS.map { now.adding(ms: $0) })
     }
 
     func icons(_ icons: StatusIcons, into b: inout FrameBuilder) -> [Frame.Cell] {
@@ -83,6 +90,7 @@ public struct LCDRenderer: Hashable, Sendable {
         if line.submenu { suffix += b.cells("›") }
         let width = max(0, geometry.columns - 1 - suffix.count)
         let text = b.chars(line.text)
+        if selected { b.mayChange(inMS: marquee.millisecondsToNextStep(count: text.count, width: width, elapsedMS: elapsedMS)) }
         let shown = selected ? marquee.window(text, width: width, elapsedMS: elapsedMS) : Array(text.prefix(width))
         return [lead] + FrameBuilder.fit(shown.map { .char($0) }, width: width) + suffix
     }

@@ -23,4 +23,15 @@ public struct Marquee: Hashable, Sendable {
         let offset = t < pauseMS ? 0 : Int((t - pauseMS) / stepMS)
         return (0..<width).map { loop[(offset + $0) % loop.count] }
     }
+
+    /// How long after `elapsedMS` the window of a `count`-character text in a `width` field next moves:
+    /// nil when the text fits (it never moves). Never late; it may be early (then the window is the same
+    /// and the question is asked again).
+    public func millisecondsToNextStep(count: Int, width: Int, elapsedMS: Int64) -> Int64? {
+        guard width > 0, count > width else { return nil }
+        if elapsedMS < 0 { return -elapsedMS }
+        let cycle = pauseMS + Int64(count + gap) * stepMS
+        let t = elapsedMS % cycle
+        return t < pauseMS ? pauseMS - t : stepMS - (t - pauseMS) % stepMS
+    }
 }
