@@ -27,9 +27,10 @@ public final class AudioPlayer: Sendable {
     private let mailbox = Mailbox()
 
     /// Starts the audio thread. It connects to the output at once, or keeps retrying every 0.25 s with one
-    /// log line if there is no server. `positionInterval`: seconds between `.position` reports.
+    /// log line if there is no server. `positionInterval`: `.position` reports come as the heard position
+    /// passes each multiple of it (a clock shown from them changes with the music's seconds).
     public init(
-        output: Output = .pulse(server: nil), positionInterval: Double = 0.5,
+        output: Output = .pulse(server: nil), positionInterval: Double = 1,
         logger: Logger = Logger(label: "clickwheel.playback")
     ) {
         let (stream, continuation) = AsyncStream<PlayerReport>.makeStream(bufferingPolicy: .bufferingNewest(4096))

@@ -251,11 +251,16 @@ extension PlayerLoop {
         for t in timeline.advance(to: played) { report(t.report) }
         guard let now = timeline.position(at: played) else { return }
         heard = now
-        let time = Date()
-        if activity != .idle, !paused, time.timeIntervalSince(lastPositionReport) >= positionInterval {
-            lastPositionReport = time
+        // Reports fall on whole multiples of `positionInterval` of the track (each second, by default), a
+        // sink period at most after the heard position crosses one: a clock shown from them ticks in
+        // step with the music, with one report per second it shows.
+        let step = max(1, Int64(positionInterval * Double(timeline.rate)))
+        let slot = (track: now.track.id, index: now.sample / step)
+        if activity != .idle, !paused, lastReportSlot.map({ $0 != slot }) ?? true {
+            lastReportSlot = slot
             report(.position(trackID: now.track.id, seconds: Double(now.sample) / Double(timeline.rate)))
         }
+        nextReportDue = Date(timeIntervalSinceNow: Double(step - now.sample % step) / Double(timeline.rate))
     }
 }
 

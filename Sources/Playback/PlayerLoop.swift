@@ -66,7 +66,10 @@ final class PlayerLoop {
     var uncorkWhenFilled = false
     /// Sound Check: apply each track's ReplayGain (from the index) while decoding.
     var soundCheck = false
-    var lastPositionReport = Date.distantPast
+    /// The track and the `positionInterval` slot of the last `.position` report.
+    var lastReportSlot: (track: Int, index: Int64)?
+    /// When the heard position reaches the next slot (the next report).
+    var nextReportDue = Date.distantPast
     var shuttingDown = false
     let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 32 * 1024, alignment: 16)
 
@@ -108,7 +111,7 @@ final class PlayerLoop {
         if case .fadingOut = activity { return 0.01 }
         if activity == .idle || paused { return 1 }
         guard output.wakesWhenWritable else { return 0.05 }
-        return min(1, max(0.01, positionInterval - Date().timeIntervalSince(lastPositionReport)))
+        return min(1, max(0.01, nextReportDue.timeIntervalSinceNow))
     }
 
     /// Tries to connect when the retry time has come; one log line and one report per outage.

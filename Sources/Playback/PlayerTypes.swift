@@ -46,8 +46,8 @@ public struct ReplayGain: Hashable, Sendable {
 public enum PlayerReport: Hashable, Sendable {
     /// The track is now heard (after `play`, or at a gapless change); a seek or reconnect does not repeat it.
     case started(trackID: Int)
-    /// Where the heard audio is, from the stream's clock; sent about every `positionInterval` while playing,
-    /// and after a seek.
+    /// Where the heard audio is, from the stream's clock; sent while playing as the position passes each
+    /// multiple of `positionInterval` (within a sink period), and after a seek.
     case position(trackID: Int, seconds: Double)
     /// The track was heard to its end (the next one, if any, follows with `.started`).
     case finished(trackID: Int)

@@ -74,12 +74,13 @@ import Testing
         let first = checkpoints(h.lastEffects)
         #expect(first == [ResumeState(queue: [1, 2, 3], current: 1, positionMS: 0, status: .playing)])
         var before = h.effects.count
+        // As in the service: no ticks while a song plays on a still screen, a position report each second.
         for second in 1...12 {
-            h.wait(ms: 1000)
+            h.idle(ms: 990)
             h.report(.position(ms: second * 1000))
         }
         let cadence = checkpoints(Array(h.effects[before...]))
-        #expect(cadence.map(\.positionMS) == [3000, 7000, 11_000], "the last position reported before each 4 s")
+        #expect(cadence.map(\.positionMS) == [4000, 8000, 12_000], "every 4 s, with the position just reported")
         h.click(.playPause)
         #expect(checkpoints(h.lastEffects).map(\.status) == [.paused])
         before = h.effects.count
