@@ -1,0 +1,219 @@
+#!/usr/bin/env python3
+"""Playback benchmark: CPU per minute of audio of the ClickWheel service playing a VBR MP3 to a PulseAudio
+null sink, against `mpg123 -o pulse` on the same file at the same time; and play -> first sound.
+
+    contrib/bench/playback_bench.sh [SECONDS=300] [ROUNDS=1]     (the wrapper makes the file and the server)
+    python3 contrib/bench/playback_bench.py --mp3 FILE --tone TONE.mp3 --seconds 300 --rounds 1
+
+Each round plays the file three ways at once, on the same sink, for the same minutes of wall time (this
+machine is shared: running them side by side exposes all three to the same load, which running them one
+after the other does not):
+  - the service: `clickwheel run --display none --input none` on a music folder holding the file, told to
+    play over its control socket (MPD protocol); its CPU is the time on CPU of all its threads
+    (/proc/PID/task/*/schedstat, nanoseconds) from the `play` command to the end of the song, so it
+    counts the engine, the control server and the checkpoints as well as the audio thread;
+  - `mpg123 -q -o pulse FILE`, the peer (CPU from wait4's rusage, microseconds, whole process);
+  - `clickwheel-play FILE`, the bare audio path (Playback.AudioPlayer alone, whole process).
+Play -> sound: the service is told `play` (a 3 s tone) while parec records the sink's monitor; the time
+from sending the command to the first captured chunk above -60 dBFS, three times.
+"""
+import argparse
+import os
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+
+
+def log(msg):
+    print("[playback-bench] " + msg, file=sys.stderr, flush=True)
+
+
+def cpu_ns(pid):
+    total = 0
+    for task in os.listdir("/proc/%d/task" % pid):
+        try:
+            with open("/proc/%d/task/%s/schedstat" % (pid, task)) as f:
+                total += int(f.read().split()[0])
+        except (FileNotFoundError, ProcessLookupError):
+            pass
+    return total
+
+
+class Client:
+    """A minimal MPD protocol client on the service's Unix socket."""
+
+    def __init__(self, path):
+        self.sock = socket.socket(socket.AF_UNIX)
+        self.sock.connect(path)
+        self.f = self.sock.makefile("rwb")
+        greeting = self.f.readline()
+        if not greeting.startswith(b"OK MPD"):
+            raise RuntimeError("no greeting: %r" % greeting)
+
+    def send(self, line):
+        self.f.write(line.encode() + b"\n")
+        self.f.flush()
+
+    def answer(self):
+        lines = []
+        while True:
+            line = self.f.readline()
+            if not line:
+                raise RuntimeError("the service closed the connection")
+            if line == b"OK\n":
+                return lines
+            if line.startswith(b"ACK"):
+                raise RuntimeError(line.decode().strip())
+            lines.append(line.decode().rstrip("\n"))
+
+    def __call__(self, line):
+        self.send(line)
+        return self.answer()
+
+    def status(self):
+        return dict(l.split(": ", 1) for l in self("status"))
+
+    def close(self):
+        self.sock.close()
+
+
+def wait_until_stopped(c):
+    """Waits with `idle player` (no polling) until the service stops playing."""
+    while c.status().get("state") == "play":
+        c("idle player")
+
+
+class Service:
+    def __init__(self, binary, music, work):
+        self.socket = os.path.join(work, "socket")
+        self.db = os.path.join(work, "library.sqlite")
+        for p in (self.socket, self.db, self.db + "-wal", self.db + "-shm"):
+            if os.path.exists(p):
+                os.unlink(p)
+        self.err = open(os.path.join(work, "service.log"), "w")
+        self.proc = subprocess.Popen(
+            [binary, "run", "--music", music, "--db", self.db, "--socket", self.socket,
+             "--display", "none", "--input", "none"],
+            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=self.err)
+        for _ in range(400):
+            if os.path.exists(self.socket):
+                break
+            if self.proc.poll() is not None:
+                raise RuntimeError("the service exited with %d (see %s)" % (self.proc.returncode, self.err.name))
+            time.sleep(0.05)
+        c = Client(self.socket)
+        for _ in range(600):
+            s = c.status()
+            if "updating_db" not in s and int(dict(l.split(": ", 1) for l in c("stats")).get("songs", "0")) > 0:
+                break
+            time.sleep(0.1)
+        c.close()
+
+    def stop(self):
+        self.proc.terminate()
+        self.proc.wait(30)
+
+
+def run_rusage(cmd):
+    p = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    return p
+
+
+def reap(p):
+    _, status, ru = os.wait4(p.pid, 0)
+    if status != 0:
+        raise RuntimeError("%s exited with status %d" % (p.args[0], status))
+    return ru.ru_utime + ru.ru_stime, ru.ru_maxrss / 1024
+
+
+def cpu_round(service, mp3_name, mp3_path, play_binary, seconds):
+    c = Client(service.socket)
+    c("stop")
+    c("clear")
+    c('add "%s"' % mp3_name)
+    mpg = run_rusage(["mpg123", "-q", "-o", "pulse", mp3_path])
+    bare = run_rusage([play_binary, "--quiet", mp3_path])
+    cpu0 = cpu_ns(service.proc.pid)
+    t0 = time.monotonic()
+    c("play")
+    wait_until_stopped(c)
+    svc = (cpu_ns(service.proc.pid) - cpu0) / 1e9
+    wall = time.monotonic() - t0
+    c.close()
+    m, m_rss = reap(mpg)
+    b, b_rss = reap(bare)
+    minutes = seconds / 60
+    return {"service": svc / minutes, "mpg123": m / minutes, "clickwheel-play": b / minutes, "wall": wall}
+
+
+def play_to_sound(service, tone_name, monitor):
+    """Milliseconds from sending `play` to the first captured chunk above -60 dBFS."""
+    c = Client(service.socket)
+    c("stop")
+    c("clear")
+    c('add "%s"' % tone_name)
+    rec = subprocess.Popen(
+        ["parec", "-d", monitor, "--raw", "--format=s16le", "--rate=44100", "--channels=2", "--latency-msec=10"],
+        stdout=subprocess.PIPE)
+    import array
+    rec.stdout.read(1764 * 5)  # the capture is live
+    c.send("play")
+    sent = time.monotonic_ns()
+    c.answer()
+    heard = None
+    deadline = time.monotonic() + 5
+    while time.monotonic() < deadline:
+        chunk = rec.stdout.read(1764)
+        if not chunk:
+            break
+        a = array.array("h", chunk[: len(chunk) // 2 * 2])
+        if max(abs(x) for x in a) > 33:
+            heard = time.monotonic_ns()
+            break
+    rec.kill()
+    rec.wait()
+    wait_until_stopped(c)
+    c.close()
+    return None if heard is None else (heard - sent) / 1e6
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--mp3", required=True, help="the VBR file (its folder becomes the music folder)")
+    ap.add_argument("--tone", required=True, help="a short tone in the same folder (play -> sound)")
+    ap.add_argument("--seconds", type=float, required=True, help="the file's length")
+    ap.add_argument("--rounds", type=int, default=1)
+    ap.add_argument("--binary", required=True, help="the clickwheel binary")
+    ap.add_argument("--play", required=True, help="the clickwheel-play binary")
+    args = ap.parse_args()
+    monitor = os.environ.get("CW_PULSE_MONITOR")
+    if not monitor or not os.environ.get("PULSE_SERVER"):
+        sys.exit("playback_bench.py: PULSE_SERVER and CW_PULSE_MONITOR must name the null sink's server")
+    music = os.path.dirname(os.path.abspath(args.mp3))
+    work = tempfile.mkdtemp(prefix="cw-playback-bench-")
+    service = Service(args.binary, music, work)
+    try:
+        rounds = []
+        for i in range(args.rounds):
+            log("round %d of %d: %d s of audio, three players at once" % (i + 1, args.rounds, args.seconds))
+            r = cpu_round(service, os.path.basename(args.mp3), os.path.abspath(args.mp3), args.play, args.seconds)
+            rounds.append(r)
+            print("round %d  CPU s per audio minute: service %.4f  mpg123 %.4f  clickwheel-play %.4f"
+                  "   service/mpg123 %.3f  clickwheel-play/mpg123 %.3f"
+                  % (i + 1, r["service"], r["mpg123"], r["clickwheel-play"], r["service"] / r["mpg123"],
+                     r["clickwheel-play"] / r["mpg123"]), flush=True)
+        tot = {k: sum(r[k] for r in rounds) for k in ("service", "mpg123", "clickwheel-play")}
+        print("all rounds  service/mpg123 %.3f  clickwheel-play/mpg123 %.3f  (goal: service <= 1.1)"
+              % (tot["service"] / tot["mpg123"], tot["clickwheel-play"] / tot["mpg123"]), flush=True)
+        for i in range(3):
+            ms = play_to_sound(service, os.path.basename(args.tone), monitor)
+            print("play -> sound run %d: %s" % (i + 1, "no sound within 5 s" if ms is None else "%.0f ms" % ms),
+                  flush=True)
+    finally:
+        service.stop()
+
+
+if __name__ == "__main__":
+    main()
