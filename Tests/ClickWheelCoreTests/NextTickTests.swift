@@ -163,14 +163,19 @@ import Testing
         sameAsTickingOften(h, ms: 2000, playingFromMS: 0)
     }
 
-    @Test func theSleepTimerRowCountsDownByTheMinute() {
-        var h = harness()
+    /// From the main menu: Settings → Sleep Timer → the first timed choice; back on Settings.
+    static func setSleepTimer(_ h: inout EngineHarness) {
         h.turn(3)
         h.click(.select)
         h.turn(12)
         h.click(.select)
         h.turn(1)
         h.click(.select)
+    }
+
+    @Test func theSleepTimerRowCountsDownByTheMinute() {
+        var h = harness()
+        Self.setSleepTimer(&h)
         #expect(h.engine.sleepTimer != nil)
         #expect(h.screen.contains { $0.contains("Sleep Timer") })
         let ticks = sameAsTickingOften(h, ms: 130_000)

@@ -66,12 +66,7 @@ import Testing
         h.click(.menu)
         h.wait(ms: 7000)
         #expect(!wants(h) as Bool, "paused, on a menu")
-        h.turn(3)
-        h.click(.select)
-        h.turn(12)
-        h.click(.select)
-        h.turn(1)
-        h.click(.select)
+        NextTickTests.setSleepTimer(&h)
         #expect(h.engine.sleepTimer != nil)
         #expect(wants(h) as Bool, "a timed sleep counts down")
     }
