@@ -20,6 +20,10 @@ final class MPDConnectionHandler: ChannelInboundHandler, @unchecked Sendable {
     private var timeout: Scheduled<Void>?
     /// When the client last sent something (the timeout counts from here; one timer, not one per read).
     private var lastInput = NIODeadline.now()
+    /// What one `drive` pass sends, written to the channel once at its end. Kept between passes: the
+    /// channel lets go of it once the bytes are on the socket, so the next answer reuses its storage
+    /// (no allocation per answer; a write still pending makes `clear` take fresh storage).
+    private var output = ByteBufferAllocator().buffer(capacity: 0)
 
     init(server: ControlServer) {
         self.server = server
@@ -74,12 +78,11 @@ final class MPDConnectionHandler: ChannelInboundHandler, @unchecked Sendable {
     /// Carries out the session's actions until it waits.
     private func drive() {
         guard let context, !busy else { return }
-        var wrote = false
+        output.clear()
         loop: while true {
             switch session.nextAction() {
             case .send(let bytes):
-                context.write(wrapOutboundOut(context.channel.allocator.buffer(bytes: bytes)), promise: nil)
-                wrote = true
+                output.writeBytes(bytes)
             case .execute(let batch):
                 // status, currentsong, ping: answered here from the published state, no hop.
                 if let result = server.backend.executeWithoutBlocking(batch, client: &client) {
@@ -106,14 +109,14 @@ final class MPDConnectionHandler: ChannelInboundHandler, @unchecked Sendable {
                 }
                 break loop
             case .close:
-                context.writeAndFlush(wrapOutboundOut(context.channel.allocator.buffer(capacity: 0)), promise: nil)
+                context.writeAndFlush(wrapOutboundOut(output), promise: nil)
                 context.close(promise: nil)
                 return
             case .wait:
                 break loop
             }
         }
-        if wrote { context.flush() }
+        if output.readableBytes > 0 { context.writeAndFlush(wrapOutboundOut(output), promise: nil) }
     }
 
     /// Where a batch's streamed chunks go: written and flushed here, in order before its result.
