@@ -11,6 +11,8 @@ one connection. For each the script reports latency (p50, p99), throughput, the 
 request (time on CPU of all its threads, from /proc/PID/task/*/schedstat) and, for `listallinfo`, the
 median time and the first call's, and the server's RSS before, at its peak during the calls (sampled
 every millisecond) and after (a streamed answer leaves it flat). The two servers take turns going first.
+The table gives each server's median over the runs, their ratio, and the median of the per-run ratios
+(the two servers of one run are measured back to back: on a shared machine that ratio drifts less).
 
 The 100-connection figures are bounded by the Python client on this 2-core machine (MPD is idle for
 more than half of that run): compare the server CPU per request as well as the latencies.
@@ -229,7 +231,15 @@ def main():
     def med(who, part, key):
         return statistics.median(row[part][key] for row in res[who])
 
-    lines = ["| control socket (median of %d) | clickwheel | MPD 0.23 | ratio |" % a.runs, "| --- | --- | --- | --- |"]
+    def same_run(part, key):
+        """The median of each run's clickwheel/MPD ratio: the two servers of a run are measured minutes
+        apart at most, while a shared machine's speed drifts between runs (MPD's status CPU per request
+        went from 9 to 20 us within a quarter of an hour), which the ratio of the medians mixes in."""
+        return statistics.median(c[part][key] / m[part][key] if m[part][key] else float("nan")
+                                 for c, m in zip(res["clickwheel"], res["mpd"]))
+
+    lines = ["| control socket (median of %d) | clickwheel | MPD 0.23 | ratio | same-run ratio |" % a.runs,
+             "| --- | --- | --- | --- | --- |"]
     for part, key, label, unit in [
         ("single", "p50_ms", "status, 1 connection, p50", "ms"), ("single", "p99_ms", "status, 1 connection, p99", "ms"),
         ("single", "cpu_us_per_req", "status, 1 connection, server CPU per request", "µs"),
@@ -243,7 +253,8 @@ def main():
         ("listallinfo", "rss_after_mib", "server RSS after listallinfo", "MiB"),
     ]:
         x, y = med("clickwheel", part, key), med("mpd", part, key)
-        lines.append("| %s | %.3g %s | %.3g %s | %.2f |" % (label, x, unit, y, unit, x / y if y else float("nan")))
+        lines.append("| %s | %.3g %s | %.3g %s | %.2f | %.2f |" % (label, x, unit, y, unit, x / y if y else float("nan"),
+                                                              same_run(part, key)))
     table = "\n".join(lines)
     print(table)
     if a.json:
