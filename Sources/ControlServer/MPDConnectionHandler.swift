@@ -97,7 +97,7 @@ final class MPDConnectionHandler: ChannelInboundHandler, @unchecked Sendable {
                 let chunk = StreamedOutput.chunkSize(window: server.streamWindow)
                 server.commandQueue.async { [self] in
                     var state = input
-                    let writer = MPDResponseWriter(flushingAt: chunk) { stream.send($0) }
+                    let writer = MPDResponseWriter(flushingAt: chunk, to: { stream.send($0) }, stillWanted: { stream.isWanted })
                     let result = backend.execute(batch, client: &state, writer: writer)
                     let output = state
                     loop.execute { [self] in

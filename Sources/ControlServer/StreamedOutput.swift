@@ -34,6 +34,13 @@ final class StreamedOutput: @unchecked Sendable {
         self.stalled = stalled
     }
 
+    /// False once the answer is being dropped: the client hung up (a write failed) or stalled.
+    var isWanted: Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        return !dropped
+    }
+
     /// The chunk size for a window: several chunks in flight keep the socket busy.
     static func chunkSize(window: Int) -> Int { max(1, window / 4) }
 

@@ -13,22 +13,32 @@ public struct MPDResponseWriter: Sendable {
     public private(set) var bytes: [UInt8]
     private let flushThreshold: Int
     private let sink: (@Sendable ([UInt8]) -> Void)?
+    private let stillWanted: (@Sendable () -> Bool)?
+    /// The client is gone (the streaming writer's `stillWanted` said no after a chunk): a long listing
+    /// should stop reading rows, since nobody will get them.
+    public private(set) var abandoned = false
 
     /// A writer that keeps everything until the batch ends.
     public init() {
         bytes = []
         flushThreshold = .max
         sink = nil
+        stillWanted = nil
     }
 
     /// A writer that hands its bytes to `sink` each time at least `threshold` are buffered.
     ///
     /// `sink` is called on the thread running the batch; it must not call back into the session.
-    public init(flushingAt threshold: Int, to sink: @escaping @Sendable ([UInt8]) -> Void) {
+    /// `stillWanted`, asked after each chunk, says whether anyone still takes the output (`abandoned`).
+    public init(
+        flushingAt threshold: Int, to sink: @escaping @Sendable ([UInt8]) -> Void,
+        stillWanted: (@Sendable () -> Bool)? = nil
+    ) {
         precondition(threshold > 0, "flush threshold must be positive")
         bytes = []
         flushThreshold = threshold
         self.sink = sink
+        self.stillWanted = stillWanted
     }
 
     /// Writes `key: value\n`.
@@ -80,6 +90,7 @@ public struct MPDResponseWriter: Sendable {
         guard let sink, bytes.count >= flushThreshold else { return }
         sink(bytes)
         bytes.removeAll(keepingCapacity: true)
+        if let stillWanted, !stillWanted() { abandoned = true }
     }
 
     private mutating func appendKey(_ key: String) {

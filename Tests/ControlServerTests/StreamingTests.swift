@@ -108,6 +108,37 @@ import Testing
         #expect(c.roundTrip("listall \"Durations/01 CBR\"") == "ACK [50@0] {listall} No such directory\n")
     }
 
+    /// A client that hangs up during a long listing stops it: once the streaming writer hears that its
+    /// chunks are no longer wanted, the cursor closes instead of reading the rest of the library for
+    /// nobody. Without a hang-up the same writer gets the whole answer.
+    @Test(arguments: ["listallinfo", "listall", "search title \"e\"", "find \"(base '')\""])
+    func aListingNobodyTakesStops(line: String) throws {
+        final class Chunks: @unchecked Sendable {
+            var count = 0
+            var bytes = 0
+        }
+        let commands = ControlCommands(
+            catalog: Catalog(ServerFixture.pool), playlists: StoredPlaylists(ServerFixture.pool),
+            player: ServerFixture.EnginePlayer(), musicFolder: ServerFixture.music)
+        var client = commands.newClient()
+        let batch = MPDCommandBatch(mode: .single, lines: [Array(line.utf8)])
+
+        let whole = Chunks()
+        let kept = commands.execute(
+            batch, client: &client,
+            writer: MPDResponseWriter(flushingAt: 256, to: { whole.count += 1; whole.bytes += $0.count }, stillWanted: { true }))
+        #expect(String(decoding: kept.output, as: UTF8.self).hasSuffix("OK\n"))
+        #expect(whole.count > 4, "the fixture's listing is several chunks long")
+
+        let cut = Chunks()
+        let dropped = commands.execute(
+            batch, client: &client,
+            writer: MPDResponseWriter(flushingAt: 256, to: { cut.count += 1; cut.bytes += $0.count }, stillWanted: { cut.count < 2 }))
+        #expect(cut.count == 2, "no chunk after the one that found nobody listening")
+        #expect(cut.bytes < whole.bytes / 2)
+        #expect(String(decoding: dropped.output, as: UTF8.self).contains("the client is gone"))
+    }
+
     /// A library whose folders hold songs and subfolders side by side, with names that sort around
     /// `/`, and a folder's newest song in its first run (before a subfolder): through the real catalog,
     /// the stream answers what the whole-array listing answered.

@@ -145,6 +145,7 @@ extension ControlCommands {
                 if folders.isEmpty, !uri.isEmpty { throw MPDError.noExist("No such directory") }
                 stream = DirectoryStream(base: uri, runs: folders)
             } song: { row in
+                if w.abandoned { throw MPDError.abandoned }
                 guard let path = row.text(.path) else { return }
                 if stream!.place(path: path, { visit($0, &w) }) {
                     stream!.hold { song(row, &$0) }
@@ -163,6 +164,7 @@ extension ControlCommands {
             let tags = SongWriter.Tags(ctx.client.tagTypes)
             try libraryCall {
                 try ctx.catalog.forEachSong(under: "", folders: nil) { song in
+                    if w.abandoned { throw MPDError.abandoned }
                     if request.filter.map({ SongFilter.matches($0, song) }) ?? true { SongWriter.write(song, tags: tags, into: &w) }
                 }
             }
