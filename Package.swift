@@ -140,12 +140,12 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict),
-        .testTarget(name: "ClickWheelConfigTests", dependencies: ["ClickWheelConfig", "ClickWheelCore"], swiftSettings: strict),
+        .testTarget(name: "ClickWheelConfigTests", dependencies: ["ClickWheelConfig", "ClickWheelCore", "ClickWheelTestKit"], swiftSettings: strict),
         // End to end: the real binary in tmux (needs only the built executable).
         .testTarget(name: "EndToEndTests", dependencies: ["ClickWheelTestKit"], swiftSettings: strict),
         .testTarget(
             name: "DevicesTests",
-            dependencies: ["Devices", "Evdev", "ClickWheelCore", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["Devices", "Evdev", "ClickWheelCore", "ClickWheelTestKit", .product(name: "Logging", package: "swift-log")],
             exclude: ["Evdev"], swiftSettings: strict),
         .testTarget(name: "PlaybackTests", dependencies: ["Playback", "Pulse"], swiftSettings: strict),
     ],

@@ -1,5 +1,6 @@
 import ClickWheelConfig
 import ClickWheelCore
+import ClickWheelTestKit
 import Foundation
 import Testing
 
@@ -15,16 +16,7 @@ import Testing
         wheel: .touchRing(TouchRingDecoder.Ring(centerX: 600.4, centerY: 449.6, radius: 300.2), degreesPerStep: 15),
         inverted: false, selectKey: nil)
 
-    static let yaml = """
-        # Kitchen Pi: do not lose this comment.
-        music: ~/Music            # the NAS
-
-        input: [auto]
-        steps_per_detent: 1       # events per detent of a rotary encoder: 1, 2 or 4
-        invert_wheel: false       # clockwise moves down unless true
-        volume: 40
-
-        """
+    static let yaml = ConfigFixtures.commented
 
     /// A fresh directory, removed afterwards.
     static func withDirectory(_ body: (String) throws -> Void) throws {

@@ -1,4 +1,5 @@
 import ClickWheelCore
+import ClickWheelTestKit
 import Foundation
 import Testing
 
@@ -12,16 +13,7 @@ import Testing
             .deletingLastPathComponent().appendingPathComponent(".build/debug/clickwheel").path
     }
 
-    static let config = """
-        # Kitchen Pi: do not lose this comment.
-        music: ~/Music            # the NAS
-
-        input: [auto]
-        steps_per_detent: 1       # events per detent of a rotary encoder: 1, 2 or 4
-        invert_wheel: false       # clockwise moves down unless true
-        volume: 40
-
-        """
+    static let config = ConfigFixtures.commented
 
     /// Runs the command on a copy of `config`; returns its output and the file afterwards.
     static func calibrate() throws -> (status: Int32, stdout: String, stderr: String, yaml: String) {
