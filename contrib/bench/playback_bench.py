@@ -18,6 +18,7 @@ Play -> sound: the service is told `play` (a 3 s tone) while parec records the s
 from sending the command to the first captured chunk above -60 dBFS, three times.
 """
 import argparse
+import array
 import os
 import socket
 import subprocess
@@ -112,16 +113,16 @@ class Service:
         self.proc.wait(30)
 
 
-def run_rusage(cmd):
-    p = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    return p
+def start(cmd):
+    return subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
 
 def reap(p):
+    """The finished process's CPU seconds (wait4's rusage, microseconds)."""
     _, status, ru = os.wait4(p.pid, 0)
     if status != 0:
         raise RuntimeError("%s exited with status %d" % (p.args[0], status))
-    return ru.ru_utime + ru.ru_stime, ru.ru_maxrss / 1024
+    return ru.ru_utime + ru.ru_stime
 
 
 def cpu_round(service, mp3_name, mp3_path, play_binary, seconds):
@@ -129,8 +130,8 @@ def cpu_round(service, mp3_name, mp3_path, play_binary, seconds):
     c("stop")
     c("clear")
     c('add "%s"' % mp3_name)
-    mpg = run_rusage(["mpg123", "-q", "-o", "pulse", mp3_path])
-    bare = run_rusage([play_binary, "--quiet", mp3_path])
+    mpg = start(["mpg123", "-q", "-o", "pulse", mp3_path])
+    bare = start([play_binary, "--quiet", mp3_path])
     cpu0 = cpu_ns(service.proc.pid)
     t0 = time.monotonic()
     c("play")
@@ -138,8 +139,8 @@ def cpu_round(service, mp3_name, mp3_path, play_binary, seconds):
     svc = (cpu_ns(service.proc.pid) - cpu0) / 1e9
     wall = time.monotonic() - t0
     c.close()
-    m, m_rss = reap(mpg)
-    b, b_rss = reap(bare)
+    m = reap(mpg)
+    b = reap(bare)
     minutes = seconds / 60
     return {"service": svc / minutes, "mpg123": m / minutes, "clickwheel-play": b / minutes, "wall": wall}
 
@@ -153,7 +154,6 @@ def play_to_sound(service, tone_name, monitor):
     rec = subprocess.Popen(
         ["parec", "-d", monitor, "--raw", "--format=s16le", "--rate=44100", "--channels=2", "--latency-msec=10"],
         stdout=subprocess.PIPE)
-    import array
     rec.stdout.read(1764 * 5)  # the capture is live
     c.send("play")
     sent = time.monotonic_ns()
