@@ -10,8 +10,8 @@ import Synchronization
 /// delivers idle events.
 ///
 /// Thread rules: `start`, `notify` and `stop` from any thread. Connections live on one NIO event
-/// loop; commands run on `commandQueue` (a dispatch queue: SQLite reads block, so never on the event
-/// loop or Swift's cooperative pool).
+/// loop; commands run on each connection's own serial dispatch queue (SQLite reads and waits for the
+/// engine block, so never on the event loop or Swift's cooperative pool).
 public final class ControlServer: Sendable {
     public struct Limits: Sendable {
         public var maxConnections = 100
@@ -25,7 +25,6 @@ public final class ControlServer: Sendable {
     let limits: Limits
     let logger: Logger
     let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
-    let commandQueue = DispatchQueue(label: "clickwheel.mpd.commands", attributes: .concurrent)
     /// How much of a streamed answer may be on its way to one client before the command producing it
     /// waits (`StreamedOutput`): well below the output limit, so a slow reader is paused, not closed.
     var streamWindow: Int { max(1, min(256 << 10, limits.maxOutputBytes / 2)) }

@@ -3,7 +3,7 @@ import Logging
 import MPDProtocol
 import NIOCore
 
-/// One client: bytes in, the session state machine decides, commands run on the command queue,
+/// One client: bytes in, the session state machine decides, commands run on its command queue,
 /// bytes out. Closes clients that say nothing for the connection timeout (unless idling) and clients
 /// that stop reading while owed more than the output limit.
 ///
@@ -24,6 +24,11 @@ final class MPDConnectionHandler: ChannelInboundHandler, @unchecked Sendable {
     /// channel lets go of it once the bytes are on the socket, so the next answer reuses its storage
     /// (no allocation per answer; a write still pending makes `clear` take fresh storage).
     private var output = ByteBufferAllocator().buffer(capacity: 0)
+    /// Where this client's batches run, one at a time. A queue of its own, serial, so it targets the
+    /// overcommitting global queue: a batch that blocks (a listing waiting for this client to read, a
+    /// command waiting for the engine) takes its own thread, and never holds up another client's
+    /// batches (a shared concurrent queue ran only as many at once as the machine has cores).
+    private let commands = DispatchQueue(label: "clickwheel.mpd.client")
 
     init(server: ControlServer) {
         self.server = server
@@ -95,9 +100,10 @@ final class MPDConnectionHandler: ChannelInboundHandler, @unchecked Sendable {
                 let loop = context.eventLoop
                 let stream = streamedOutput(on: loop)
                 let chunk = StreamedOutput.chunkSize(window: server.streamWindow)
-                server.commandQueue.async { [self] in
+                commands.async { [self] in
                     var state = input
-                    let writer = MPDResponseWriter(flushingAt: chunk, to: { stream.send($0) }, stillWanted: { stream.isWanted })
+                    let writer = MPDResponseWriter(
+                        flushingAt: chunk, to: { stream.send($0) }, demand: { stream.demand }, waitForRoom: { stream.waitForRoom() })
                     let result = backend.execute(batch, client: &state, writer: writer)
                     let output = state
                     loop.execute { [self] in

@@ -51,7 +51,7 @@ public struct PlayerSnapshot: Sendable, Hashable {
 /// Where the control server reads playback state and sends what clients ask: the engine's owner
 /// implements it.
 ///
-/// Thread rules: called on the control server's command queue, never on the engine's own.
+/// Thread rules: called on the control server's command queues, never on the engine's own.
 public protocol PlayerStateSource: Sendable {
     func snapshot() -> PlayerSnapshot
     /// Runs a playback or queue request on the engine and returns its reply.

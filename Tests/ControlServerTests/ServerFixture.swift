@@ -125,7 +125,11 @@ final class ServerFixture: @unchecked Sendable {
     let server: ControlServer
     let player: EnginePlayer
 
-    init(limits: ControlServer.Limits = ControlServer.Limits(), volume: Int = 40, password: String? = nil) throws {
+    /// `library`: what the control socket lists (the engine's queue and menus stay on `pool`).
+    init(
+        limits: ControlServer.Limits = ControlServer.Limits(), volume: Int = 40, password: String? = nil,
+        library: DatabasePool = ServerFixture.pool
+    ) throws {
         dir = URL(fileURLWithPath: "/tmp").appendingPathComponent("cws-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         socket = dir.appendingPathComponent("socket").path
@@ -133,7 +137,7 @@ final class ServerFixture: @unchecked Sendable {
         var logger = Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() })
         logger.logLevel = .critical
         server = ControlServer(
-            backend: ControlCommands(catalog: Catalog(Self.pool), playlists: StoredPlaylists(Self.pool), player: player, musicFolder: Self.music,
+            backend: ControlCommands(catalog: Catalog(library), playlists: StoredPlaylists(library), player: player, musicFolder: Self.music,
                 password: password), limits: limits, logger: logger)
         player.server = server
         try server.start(socketPath: socket)

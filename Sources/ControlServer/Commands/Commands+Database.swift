@@ -152,9 +152,20 @@ extension ControlCommands {
                 } else {
                     w.appendLines { song(row, &$0) }
                 }
+            } pausesWhen: {
+                w.backlogged
+            } wait: {
+                try waitForClient(&w)
             }
         }
         stream?.finish { visit($0, &w) }
+    }
+
+    /// A streamed listing's pause, outside its database transaction (`Catalog.forEachSong`): waits until
+    /// the client takes more; stops the listing when it is gone.
+    private static func waitForClient(_ w: inout MPDResponseWriter) throws {
+        w.waitForRoom()
+        if w.abandoned { throw MPDError.abandoned }
     }
 
     private static func search(_ ctx: inout MPDContext, _ req: MPDRequest, _ w: inout MPDResponseWriter, foldCase: Bool) throws(MPDError) {
@@ -166,6 +177,10 @@ extension ControlCommands {
                 try ctx.catalog.forEachSong(under: "", folders: nil) { song in
                     if w.abandoned { throw MPDError.abandoned }
                     if request.filter.map({ SongFilter.matches($0, song) }) ?? true { SongWriter.write(song, tags: tags, into: &w) }
+                } pausesWhen: {
+                    w.backlogged
+                } wait: {
+                    try waitForClient(&w)
                 }
             }
             return

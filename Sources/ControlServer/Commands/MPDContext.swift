@@ -114,7 +114,7 @@ final class CurrentSongCache: Sendable {
 
 /// The command backend the server runs batches on: the table of every command this build has.
 ///
-/// Thread rules: `execute` on the server's command queue (any thread but the engine's).
+/// Thread rules: `execute` on a connection's command queue (any thread but the engine's).
 public final class ControlCommands: Sendable {
     let table: MPDCommandTable<MPDContext>
     let catalog: Catalog
@@ -150,7 +150,7 @@ public final class ControlCommands: Sendable {
         return c
     }
 
-    /// Runs `batch` (on the server's command queue: it may read the database and wait for the engine).
+    /// Runs `batch` (on a connection's command queue: it may read the database and wait for the engine).
     /// A streaming `writer` (`MPDResponseWriter(flushingAt:to:)`) hands large answers out in chunks.
     public func execute(
         _ batch: MPDCommandBatch, client: inout MPDClientState, writer: MPDResponseWriter = MPDResponseWriter()
@@ -170,7 +170,7 @@ public final class ControlCommands: Sendable {
 
     /// Runs `batch` at once when it needs nothing but the published player state and the song playing
     /// now (`status`, `currentsong`, `ping`): no database read, no wait for the engine, so the event
-    /// loop may run it. Nil when it needs more; then it must go to the command queue (`execute`).
+    /// loop may run it. Nil when it needs more; then it must go to a command queue (`execute`).
     public func executeWithoutBlocking(_ batch: MPDCommandBatch, client: inout MPDClientState) -> MPDBatchResult? {
         guard Self.answersFromSnapshot(batch) else { return nil }
         let p = player.snapshot()

@@ -8,20 +8,33 @@ extension Catalog {
     /// every folder that holds songs directly, the newest of their modification times (Unix seconds;
     /// the key is the folder's path, "" for the music folder itself; not read when `folders` is nil),
     /// then `song` gets each song.
-    /// Everything is read in one transaction, so both see the same library.
     ///
-    /// Thread rules: any thread but an event loop; it blocks for as long as `song` takes (a caller
-    /// streaming to a slow client holds one read transaction open meanwhile, which WAL allows).
+    /// A listing that must wait (its client reads slowly) lets go of the database while it waits: once
+    /// `shouldPause` says so before a song, the read transaction ends after the songs of that path, `wait`
+    /// runs with no transaction open, and a new one goes on after that path. So a stalled client never
+    /// holds one of the pool's few readers (the menus and every other client need them). Everything
+    /// read without a pause comes from one transaction; a listing that pauses sees changes committed
+    /// meanwhile in what it has not read yet, and never lists a song twice.
+    ///
+    /// Thread rules: any thread but an event loop; it blocks for as long as `song` and `wait` take.
     public func forEachSong(
-        under directory: String, folders: (([String: Int64]) throws -> Void)?, song: (SongRecord) throws -> Void
+        under directory: String, folders: (([String: Int64]) throws -> Void)?, song: (SongRecord) throws -> Void,
+        pausesWhen shouldPause: () -> Bool = { false }, wait: () throws -> Void = {}
     ) throws {
-        try db.read { db in
+        try pausableRead(wait: wait) { db, after in
             let values = try Self.multiValues(db)
-            let (filter, args) = Self.below(directory)
-            if let folders { try folders(try Self.folderTimes(db, filter: filter, args: args)) }
-            let songs = try Row.fetchCursor(
-                db.cachedStatement(sql: "SELECT \(Self.columns) FROM tracks \(filter) ORDER BY path"), arguments: args)
-            while let row = try songs.next() { try song(Self.record(row, values)) }
+            let (filter, args) = Self.below(directory, after: after)
+            if after == nil, let folders { try folders(try Self.folderTimes(db, filter: filter, args: args)) }
+            let statement = try db.cachedStatement(sql: "SELECT \(Self.columns) FROM tracks \(filter) ORDER BY path")
+            let songs = try Row.fetchCursor(statement, arguments: args)
+            var pause = PauseBoundary()
+            while let row = try songs.next() {
+                let record = Self.record(row, values)
+                var path = record.path
+                if let resume = path.withUTF8({ pause.check($0, shouldPause) }) { return resume }
+                try song(record)
+            }
+            return nil
         }
     }
 
@@ -29,24 +42,40 @@ extension Catalog {
     /// each song as the database statement holds it, columns read in place (no record, no string per
     /// value). The `ListedSong` is valid only during its call.
     /// `folders` gets the songs' folders as runs in path order (a folder comes again when subfolders
-    /// sort between its songs), each with its newest time (Unix seconds).
+    /// sort between its songs), each with its newest time (Unix seconds). It pauses as `forEachSong` does.
     public func forEachListedSong(
         under directory: String, folders: (([(folder: String, newest: Int64)]) throws -> Void)?,
-        song: (ListedSong) throws -> Void
+        song: (ListedSong) throws -> Void, pausesWhen shouldPause: () -> Bool = { false }, wait: () throws -> Void = {}
     ) throws {
-        try db.read { db in
+        try pausableRead(wait: wait) { db, after in
             let values = try Self.multiValues(db)
-            let (filter, args) = Self.below(directory)
-            if let folders { try folders(try Self.folderRuns(db, filter: filter, args: args)) }
+            let (filter, args) = Self.below(directory, after: after)
+            if after == nil, let folders { try folders(try Self.folderRuns(db, filter: filter, args: args)) }
             let statement = try db.cachedStatement(
                 sql: "SELECT \(ListedSong.columns) FROM tracks \(filter) ORDER BY path")
             let cursor = try Row.fetchCursor(statement, arguments: args)
             let raw = statement.sqliteStatement
+            var pause = PauseBoundary()
             while try cursor.next() != nil {
                 let multi = values.isEmpty ? nil : values[sqlite3_column_int64(raw, ListedSong.Column.id.rawValue)]
-                try song(ListedSong(statement: raw, multiValues: multi))
+                let listed = ListedSong(statement: raw, multiValues: multi)
+                if let path = listed.text(.path), let resume = pause.check(path, shouldPause) { return resume }
+                try song(listed)
             }
+            return nil
         }
+    }
+
+    /// Runs `pass` in read transactions until one reads to the end (returns nil). A pass that stops
+    /// early returns the path it stopped after; `wait` runs between the transactions, and the next pass
+    /// reads the songs after that path.
+    private func pausableRead(wait: () throws -> Void, _ pass: (Database, _ after: String?) throws -> String?) throws {
+        var after: String?
+        repeat {
+            let start = after
+            after = try db.read { db in try pass(db, start) }
+            if after != nil { try wait() }
+        } while after != nil
     }
 
     /// For every folder under `directory` ("" for all) that holds songs directly, the newest of their
@@ -71,9 +100,14 @@ extension Catalog {
         }
     }
 
-    /// The WHERE clause for the songs under `directory`.
-    static func below(_ directory: String) -> (String, StatementArguments) {
-        directory.isEmpty ? ("", []) : ("WHERE path > ? AND path < ?", [directory + "/", directory + "0"])
+    /// The WHERE clause for the songs under `directory`; with `after`, only those whose path sorts after it
+    /// (a paused listing going on; `after` is itself under `directory`).
+    static func below(_ directory: String, after: String? = nil) -> (String, StatementArguments) {
+        switch (directory.isEmpty, after) {
+        case (true, nil): ("", [])
+        case (true, let after?): ("WHERE path > ?", [after])
+        case (false, let after): ("WHERE path > ? AND path < ?", [after ?? directory + "/", directory + "0"])
+        }
     }
 
     static func folderTimes(_ db: Database, filter: String, args: StatementArguments) throws -> [String: Int64] {
@@ -117,6 +151,23 @@ extension Catalog {
         }
         flush()
         return runs
+    }
+}
+
+/// Where a listing may stop to let go of the database (`Catalog.forEachSong`): after all the songs of
+/// one path, since the next transaction goes on from the first path after it (a path that is not valid
+/// UTF-8 is stored with U+FFFD, so two songs may share one; they go out in one transaction).
+struct PauseBoundary {
+    /// The path of the song read when a pause was asked for.
+    private var path: [UInt8]?
+
+    /// Before each song, with its path: the path to go on after, when the transaction should end here.
+    mutating func check(_ next: UnsafeBufferPointer<UInt8>, _ shouldPause: () -> Bool) -> String? {
+        if let path {
+            return path.elementsEqual(next) ? nil : String(decoding: path, as: UTF8.self)
+        }
+        if shouldPause() { path = Array(next) }
+        return nil
     }
 }
 
