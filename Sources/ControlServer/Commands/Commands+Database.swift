@@ -56,18 +56,28 @@ extension ControlCommands {
             },
             MPDCommand("list", .atLeast(1), permission: .read) { (ctx: inout MPDContext, req, w: inout MPDResponseWriter) throws(MPDError) in
                 let request = try MPDListRequest.parse(req.arguments)
-                var songs = try libraryCall { try ctx.catalog.songs(under: "") }
-                if let filter = request.filter { songs = songs.filter { SongFilter.matches(filter, $0) } }
+                var songs = try ctx.allSongs()
+                if let filter = request.filter.map(SongFilter.init) { songs = songs.filter(filter.matches) }
                 // Distinct (group values…, value) tuples, sorted; a group line is written when it changes.
                 var rows = Set<[String]>()
-                for song in songs {
-                    var partial: [[String]] = [[]]
-                    for tag in request.groups + [request.tag] {
-                        let values = SongWriter.values(song, tag)
-                        let options = values.isEmpty ? [""] : values
-                        partial = partial.flatMap { p in options.map { p + [$0] } }
+                if request.groups.isEmpty {
+                    var values = Set<String>()
+                    for song in songs {
+                        let v = SongWriter.values(song, request.tag)
+                        if v.isEmpty { values.insert("") } else { values.formUnion(v) }
                     }
-                    rows.formUnion(partial)
+                    rows = Set(values.map { [$0] })
+                } else {
+                    let tags = request.groups + [request.tag]
+                    for song in songs {
+                        var partial: [[String]] = [[]]
+                        for tag in tags {
+                            let values = SongWriter.values(song, tag)
+                            let options = values.isEmpty ? [""] : values
+                            partial = partial.flatMap { p in options.map { p + [$0] } }
+                        }
+                        rows.formUnion(partial)
+                    }
                 }
                 var last: [String] = []
                 for row in rows.sorted(by: { $0.lexicographicallyPrecedes($1) }) {
@@ -86,8 +96,8 @@ extension ControlCommands {
             },
             MPDCommand("count", .atLeast(1), permission: .read) { (ctx: inout MPDContext, req, w: inout MPDResponseWriter) throws(MPDError) in
                 let request = try MPDSearchRequest.parseCount(req.arguments)
-                var songs = try libraryCall { try ctx.catalog.songs(under: "") }
-                if let filter = request.filter { songs = songs.filter { SongFilter.matches(filter, $0) } }
+                var songs = try ctx.allSongs()
+                if let filter = request.filter.map(SongFilter.init) { songs = songs.filter(filter.matches) }
                 guard let group = request.group else {
                     w.field("songs", songs.count)
                     w.field("playtime", songs.reduce(0) { $0 + $1.durationMS } / 1000)
@@ -161,7 +171,7 @@ extension ControlCommands {
         stream?.finish { visit($0, &w) }
     }
 
-    /// A streamed listing's pause, outside its database transaction (`Catalog.forEachSong`): waits until
+    /// A streamed listing's pause, outside its database transaction (`Catalog.forEachListedSong`): waits until
     /// the client takes more; stops the listing when it is gone.
     private static func waitForClient(_ w: inout MPDResponseWriter) throws {
         w.waitForRoom()
@@ -171,17 +181,12 @@ extension ControlCommands {
     private static func search(_ ctx: inout MPDContext, _ req: MPDRequest, _ w: inout MPDResponseWriter, foldCase: Bool) throws(MPDError) {
         let request = try MPDSearchRequest.parse(req.arguments, foldCase: foldCase, acceptsPosition: false)
         if request.sort == nil, !request.sortDescending, request.window == nil {
-            // In path order, as read: the matches stream from the cursor, never held all at once.
+            // In path order, as kept: each match is written as it is found (the writer streams).
             let tags = SongWriter.Tags(ctx.client.tagTypes)
-            try libraryCall {
-                try ctx.catalog.forEachSong(under: "", folders: nil) { song in
-                    if w.abandoned { throw MPDError.abandoned }
-                    if request.filter.map({ SongFilter.matches($0, song) }) ?? true { SongWriter.write(song, tags: tags, into: &w) }
-                } pausesWhen: {
-                    w.backlogged
-                } wait: {
-                    try waitForClient(&w)
-                }
+            let filter = request.filter.map(SongFilter.init)
+            for song in try ctx.allSongs() where filter?.matches(song) ?? true {
+                SongWriter.write(song, tags: tags, into: &w)
+                if w.abandoned { throw .abandoned }
             }
             return
         }
@@ -196,8 +201,8 @@ extension ControlCommands {
         throws(MPDError) -> (songs: [SongRecord], position: MPDArgument?)
     {
         let request = try MPDSearchRequest.parse(req.arguments, foldCase: foldCase, acceptsPosition: adding)
-        var songs = try libraryCall { try ctx.catalog.songs(under: "") }
-        if let filter = request.filter { songs = songs.filter { SongFilter.matches(filter, $0) } }
+        var songs = try ctx.allSongs()
+        if let filter = request.filter.map(SongFilter.init) { songs = songs.filter(filter.matches) }
         switch request.sort {
         case .tag(let tag)?:
             songs.sort { (SongWriter.values($0, tag).first ?? "") < (SongWriter.values($1, tag).first ?? "") }

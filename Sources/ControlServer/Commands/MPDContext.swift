@@ -16,6 +16,7 @@ public struct MPDContext: MPDCommandContext {
     var client: MPDClientState
     let started: Date
     let currentSongs: CurrentSongCache
+    let librarySongs: LibrarySongs
     private var cachedPlayer: PlayerSnapshot?
     /// On the event loop (`executeWithoutBlocking`): the current song taken from the cache beforehand;
     /// the database is never read.
@@ -25,7 +26,7 @@ public struct MPDContext: MPDCommandContext {
     init(
         catalog: Catalog, playlists: StoredPlaylists, player: any PlayerStateSource, musicFolder: String,
         password: String?, client: MPDClientState, started: Date, currentSongs: CurrentSongCache,
-        snapshot: PlayerSnapshot? = nil, onEventLoop: Bool = false, pinnedSong: SongRecord? = nil
+        librarySongs: LibrarySongs, snapshot: PlayerSnapshot? = nil, onEventLoop: Bool = false, pinnedSong: SongRecord? = nil
     ) {
         self.onEventLoop = onEventLoop
         self.pinnedSong = pinnedSong
@@ -37,6 +38,7 @@ public struct MPDContext: MPDCommandContext {
         self.client = client
         self.started = started
         self.currentSongs = currentSongs
+        self.librarySongs = librarySongs
         cachedPlayer = snapshot
     }
 
@@ -49,6 +51,11 @@ public struct MPDContext: MPDCommandContext {
         let song = try libraryCall { try catalog.songs(ids: [track]).first }
         if let song { currentSongs.keep(song, readIn: generation) }
         return song
+    }
+
+    /// Every song of the library, in path order (kept in memory between commands: `LibrarySongs`).
+    func allSongs() throws(MPDError) -> [SongRecord] {
+        try libraryCall { try librarySongs.all(catalog) }
     }
 
     /// Runs a request on the engine; the next `player()` reads the state anew.
@@ -124,6 +131,7 @@ public final class ControlCommands: Sendable {
     let password: String?
     let started = Date()
     let currentSongs = CurrentSongCache()
+    let librarySongs = LibrarySongs()
     /// The last `status` answered on the event loop and what it was made from (`executeWithoutBlocking`).
     private let lastStatus = Mutex<(snapshot: PlayerSnapshot, songs: Int, output: [UInt8])?>(nil)
 
@@ -157,7 +165,7 @@ public final class ControlCommands: Sendable {
     ) -> MPDBatchResult {
         var context = MPDContext(
             catalog: catalog, playlists: playlists, player: player, musicFolder: musicFolder, password: password,
-            client: client, started: started, currentSongs: currentSongs)
+            client: client, started: started, currentSongs: currentSongs, librarySongs: librarySongs)
         if Self.answersFromSnapshot(batch) {
             // It went the slow way because the current song was not at hand: fetch it for the next one.
             let p = context.player()
@@ -188,7 +196,7 @@ public final class ControlCommands: Sendable {
         }
         var context = MPDContext(
             catalog: catalog, playlists: playlists, player: player, musicFolder: musicFolder, password: password,
-            client: client, started: started, currentSongs: currentSongs, snapshot: p, onEventLoop: true, pinnedSong: song)
+            client: client, started: started, currentSongs: currentSongs, librarySongs: librarySongs, snapshot: p, onEventLoop: true, pinnedSong: song)
         let result = table.execute(batch, context: &context)
         client = context.client
         if poll, result.continuation == .ready, result.output.last == UInt8(ascii: "\n"), result.output.suffix(3).elementsEqual(MPDResponse.ok) {
@@ -200,7 +208,10 @@ public final class ControlCommands: Sendable {
     private static let statusLine = Array("status".utf8)
 
     /// The library changed (a scan ended): the song kept for `status` may have new tags.
-    func libraryChanged() { currentSongs.clear() }
+    func libraryChanged() {
+        currentSongs.clear()
+        librarySongs.clear()
+    }
 
     /// Whether every command of `batch` is one that reads only the player state and the current song.
     static func answersFromSnapshot(_ batch: MPDCommandBatch) -> Bool {

@@ -77,9 +77,31 @@ enum SongWriter {
         return out
     }
 
-    /// The values of one tag (empty when the song has none).
+    /// The values of one tag as `list`, `count`, filters and `sort` see them (empty when the song has
+    /// none), with MPD 0.23's fallbacks (its `ApplyTagFallback`): a song without AlbumArtist has its
+    /// Artist there, without ArtistSort its Artist, without AlbumSort its Album, and without
+    /// AlbumArtistSort its AlbumArtist, else ArtistSort, else Artist. So `list album group albumartist`
+    /// puts an album whose songs name no album artist under its artist, as MPD and its clients expect.
+    /// Song listings show only the tags a song really has (`tagValues`, `write`).
     static func values(_ s: SongRecord, _ tag: MPDTag) -> [String] {
-        tagValues(s).first { $0.0 == tag }?.1 ?? []
+        switch tag {
+        case .artist: s.artists
+        case .albumArtist: s.albumArtists.isEmpty ? s.artists : s.albumArtists
+        case .title: [s.title]
+        case .album: [s.album]
+        case .track: s.trackNumber.map { [String($0)] } ?? []
+        case .date: s.date.map { [$0] } ?? []
+        case .genre: s.genres
+        case .composer: s.composers
+        case .disc: s.discNumber.map { [String($0)] } ?? []
+        case .artistSort: s.sortArtist.map { [$0] } ?? s.artists
+        case .albumSort: [s.sortAlbum ?? s.album]
+        case .albumArtistSort:
+            s.sortAlbumArtist.map { [$0] } ?? (s.albumArtists.isEmpty ? s.sortArtist.map { [$0] } ?? s.artists : s.albumArtists)
+        case .comment: s.comment.map { [$0] } ?? []
+        case .musicBrainzTrackID: s.musicBrainzTrackID.map { [$0] } ?? []
+        default: []
+        }
     }
 
     /// MPD's time stamps: ISO 8601 in UTC, whole seconds.

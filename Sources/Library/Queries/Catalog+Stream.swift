@@ -4,10 +4,12 @@ import GRDBSQLite
 
 extension Catalog {
     /// Reads the songs under `directory` ("" for all) in path order one at a time, from a database
-    /// cursor: the set is never in memory whole, however large the library. First `folders` gets, for
-    /// every folder that holds songs directly, the newest of their modification times (Unix seconds;
-    /// the key is the folder's path, "" for the music folder itself; not read when `folders` is nil),
-    /// then `song` gets each song.
+    /// cursor, for listings written straight from the row (`listall`, `listallinfo`): the set is never
+    /// in memory whole, however large the library. `song` gets each song as the database statement
+    /// holds it, columns read in place (no record, no string per value); the `ListedSong` is valid only
+    /// during its call. First `folders` (unless nil) gets the songs' folders as runs in path order (a
+    /// folder comes again when subfolders sort between its songs), each with the newest modification
+    /// time of its songs in the run (Unix seconds; "" is the music folder itself).
     ///
     /// A listing that must wait (its client reads slowly) lets go of the database while it waits: once
     /// `shouldPause` says so before a song, the read transaction ends after the songs of that path, `wait`
@@ -17,32 +19,6 @@ extension Catalog {
     /// meanwhile in what it has not read yet, and never lists a song twice.
     ///
     /// Thread rules: any thread but an event loop; it blocks for as long as `song` and `wait` take.
-    public func forEachSong(
-        under directory: String, folders: (([String: Int64]) throws -> Void)?, song: (SongRecord) throws -> Void,
-        pausesWhen shouldPause: () -> Bool = { false }, wait: () throws -> Void = {}
-    ) throws {
-        try pausableRead(wait: wait) { db, after in
-            let values = try Self.multiValues(db)
-            let (filter, args) = Self.below(directory, after: after)
-            if after == nil, let folders { try folders(try Self.folderTimes(db, filter: filter, args: args)) }
-            let statement = try db.cachedStatement(sql: "SELECT \(Self.columns) FROM tracks \(filter) ORDER BY path")
-            let songs = try Row.fetchCursor(statement, arguments: args)
-            var pause = PauseBoundary()
-            while let row = try songs.next() {
-                let record = Self.record(row, values)
-                var path = record.path
-                if let resume = path.withUTF8({ pause.check($0, shouldPause) }) { return resume }
-                try song(record)
-            }
-            return nil
-        }
-    }
-
-    /// `forEachSong` for listings written straight from the row (`listall`, `listallinfo`): `song` gets
-    /// each song as the database statement holds it, columns read in place (no record, no string per
-    /// value). The `ListedSong` is valid only during its call.
-    /// `folders` gets the songs' folders as runs in path order (a folder comes again when subfolders
-    /// sort between its songs), each with its newest time (Unix seconds). It pauses as `forEachSong` does.
     public func forEachListedSong(
         under directory: String, folders: (([(folder: String, newest: Int64)]) throws -> Void)?,
         song: (ListedSong) throws -> Void, pausesWhen shouldPause: () -> Bool = { false }, wait: () throws -> Void = {}
@@ -154,7 +130,7 @@ extension Catalog {
     }
 }
 
-/// Where a listing may stop to let go of the database (`Catalog.forEachSong`): after all the songs of
+/// Where a listing may stop to let go of the database (`Catalog.forEachListedSong`): after all the songs of
 /// one path, since the next transaction goes on from the first path after it (a path that is not valid
 /// UTF-8 is stored with U+FFFD, so two songs may share one; they go out in one transaction).
 struct PauseBoundary {

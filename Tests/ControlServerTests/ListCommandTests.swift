@@ -1,0 +1,51 @@
+@testable import ControlServer
+import Foundation
+import GRDB
+import Library
+import Testing
+
+/// `list`, `count`, `find` and `search` over the fixture library: MPD's tag fallbacks (a song without
+/// AlbumArtist counts under its Artist), and the songs they read kept in memory until the library
+/// changes.
+@Suite(.serialized) struct ListCommandTests {
+    /// The "Durations" songs name an artist ("Duration Tester") and no album artist.
+    @Test func aSongWithoutAlbumArtistCountsUnderItsArtist() throws {
+        let f = try ServerFixture()
+        let c = try RawClient(f.socket)
+        _ = c.response()
+        let albumArtists = c.roundTrip("list albumartist")
+        #expect(albumArtists.contains("\nAlbumArtist: Duration Tester\n"))
+        #expect(!albumArtists.contains("AlbumArtist: \n"), "every fixture song names an artist")
+        #expect(c.roundTrip("list album group albumartist").contains("\nAlbumArtist: Duration Tester\nAlbum: Durations\n"))
+        #expect(c.roundTrip("find albumartist \"Duration Tester\"").components(separatedBy: "file: ").count - 1 == 6)
+        #expect(c.roundTrip("search \"(AlbumArtist contains 'duration')\"").components(separatedBy: "file: ").count - 1 == 6)
+        #expect(c.roundTrip("count group albumartist").contains("\nAlbumArtist: Duration Tester\nsongs: 6\n"))
+        // The song listing itself shows only the tags the file has.
+        #expect(!c.roundTrip("find albumartist \"Duration Tester\"").contains("\nAlbumArtist: "))
+        // Sort tags fall back as well: ArtistSort to Artist, AlbumSort to Album.
+        #expect(c.roundTrip("list artistsort").contains("\nArtistSort: Duration Tester\n"))
+        #expect(c.roundTrip("list albumsort").contains("\nAlbumSort: Durations\n"))
+    }
+
+    /// The songs are read once and kept; a change to the library (the `database` event the scanner
+    /// sends) makes the next command read them again.
+    @Test func aLibraryChangeIsSeenByTheNextCommand() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("cw-list-lib-\(UUID().uuidString.prefix(8))")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        let library = try LibraryDatabase.open(at: dir.appendingPathComponent("lib.sqlite").path)
+        try ServerFixture.pool.backup(to: library)
+        let f = try ServerFixture(library: library)
+        let c = try RawClient(f.socket)
+        _ = c.response()
+        #expect(c.roundTrip("list artist").contains("\nArtist: Duration Tester\n"))
+        #expect(c.roundTrip("count artist \"Renamed Tester\"") == "songs: 0\nplaytime: 0\nOK\n")
+
+        try library.write { try $0.execute(sql: "UPDATE tracks SET artist = 'Renamed Tester' WHERE artist = 'Duration Tester'") }
+        f.server.notify([.database])
+        let artists = c.roundTrip("list artist")
+        #expect(artists.contains("\nArtist: Renamed Tester\n") && !artists.contains("Duration Tester"))
+        #expect(c.roundTrip("count artist \"Renamed Tester\"").hasPrefix("songs: 6\n"))
+        #expect(c.roundTrip("find artist \"Renamed Tester\"").components(separatedBy: "file: ").count - 1 == 6)
+    }
+}
