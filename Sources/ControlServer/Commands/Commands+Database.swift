@@ -67,6 +67,17 @@ extension ControlCommands {
                         if v.isEmpty { values.insert("") } else { values.formUnion(v) }
                     }
                     rows = Set(values.map { [$0] })
+                } else if request.groups.count == 1 {
+                    // The usual grouped list (albums by album artist): pairs, without an array per song.
+                    struct Pair: Hashable { let group, value: String }
+                    var pairs = Set<Pair>()
+                    for song in songs {
+                        let groups = SongWriter.values(song, request.groups[0]), values = SongWriter.values(song, request.tag)
+                        for g in groups.isEmpty ? [""] : groups {
+                            for v in values.isEmpty ? [""] : values { pairs.insert(Pair(group: g, value: v)) }
+                        }
+                    }
+                    rows = Set(pairs.map { [$0.group, $0.value] })
                 } else {
                     let tags = request.groups + [request.tag]
                     for song in songs {

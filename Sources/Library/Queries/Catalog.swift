@@ -46,7 +46,12 @@ public struct Catalog: Sendable {
                 ? "SELECT \(Self.columns) FROM tracks ORDER BY path"
                 : "SELECT \(Self.columns) FROM tracks WHERE path > ? AND path < ? ORDER BY path"
             let args: StatementArguments = directory.isEmpty ? [] : [directory + "/", directory + "0"]
-            return try Row.fetchAll(db.cachedStatement(sql: sql), arguments: args).map { Self.record($0, values) }
+            // From a cursor, one row at a time: a whole array of rows first doubled the peak memory of a
+            // large library's read (and the allocator keeps such a peak).
+            var songs: [SongRecord] = []
+            let rows = try Row.fetchCursor(db.cachedStatement(sql: sql), arguments: args)
+            while let row = try rows.next() { songs.append(Self.record(row, values)) }
+            return songs
         }
     }
 
