@@ -27,8 +27,8 @@ import Testing
         #expect(c.roundTrip("list albumsort").contains("\nAlbumSort: Durations\n"))
     }
 
-    /// The songs are read once and kept; a change to the library (the `database` event the scanner
-    /// sends) makes the next command read them again.
+    /// The songs and folders are read once and kept; a change to the library (the `database` event the
+    /// scanner sends) makes the next command read them again.
     @Test func aLibraryChangeIsSeenByTheNextCommand() throws {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("cw-list-lib-\(UUID().uuidString.prefix(8))")
         defer { try? FileManager.default.removeItem(at: dir) }
@@ -47,5 +47,13 @@ import Testing
         #expect(artists.contains("\nArtist: Renamed Tester\n") && !artists.contains("Duration Tester"))
         #expect(c.roundTrip("count artist \"Renamed Tester\"").hasPrefix("songs: 6\n"))
         #expect(c.roundTrip("find artist \"Renamed Tester\"").components(separatedBy: "file: ").count - 1 == 6)
+
+        // The folders lsinfo shows, likewise.
+        #expect(c.roundTrip("lsinfo").contains("\ndirectory: Durations\n"))
+        try library.write { try $0.execute(sql: "UPDATE tracks SET path = replace(path, 'Durations/', 'Timings/')") }
+        f.server.notify([.database])
+        let root = c.roundTrip("lsinfo")
+        #expect(root.contains("\ndirectory: Timings\n") && !root.contains("Durations"))
+        #expect(c.roundTrip("lsinfo Timings").components(separatedBy: "file: ").count - 1 == 6)
     }
 }

@@ -9,7 +9,7 @@ extension ControlCommands {
             MPDCommand("lsinfo", .between(0, 1), permission: .read) { (ctx: inout MPDContext, req, w: inout MPDResponseWriter) throws(MPDError) in
                 let uri = try MusicPath.normalize(req.arguments.first, command: "lsinfo")
                 // The folder's own songs and its subfolders' times: the songs below those are not read.
-                let folders = try libraryCall { try ctx.catalog.folderTimes(under: uri) }
+                let folders = try ctx.folderTimes(under: uri)
                 let songs = folders[uri] == nil ? [] : try libraryCall { try ctx.catalog.songs(directlyIn: uri) }
                 let playlists = try libraryCall { try ctx.catalog.playlists() }.filter { DirectoryTree.parent(of: $0.path) == uri }
                 if folders.isEmpty, playlists.isEmpty, !uri.isEmpty {

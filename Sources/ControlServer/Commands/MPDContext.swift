@@ -55,7 +55,16 @@ public struct MPDContext: MPDCommandContext {
 
     /// Every song of the library, in path order (kept in memory between commands: `LibrarySongs`).
     func allSongs() throws(MPDError) -> [SongRecord] {
-        try libraryCall { try librarySongs.all(catalog) }
+        try libraryCall { try librarySongs.songs.get { try catalog.songs(under: "") } }
+    }
+
+    /// Every folder under `directory` ("" for all) that holds songs directly, `directory` itself
+    /// included, with its songs' newest time (kept in memory between commands: `LibrarySongs`).
+    func folderTimes(under directory: String) throws(MPDError) -> [String: Int64] {
+        let all = try libraryCall { try librarySongs.folders.get { try catalog.folderTimes(under: "") } }
+        if directory.isEmpty { return all }
+        let prefix = directory + "/"
+        return all.filter { $0.key == directory || $0.key.utf8.starts(with: prefix.utf8) }
     }
 
     /// Runs a request on the engine; the next `player()` reads the state anew.

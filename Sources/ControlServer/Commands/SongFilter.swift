@@ -40,22 +40,79 @@ struct SongFilter {
 
         /// True when any value satisfies the comparison (negated comparisons: when none does).
         func matches(_ values: [String]) -> Bool {
-            guard let needle else { return negated }
-            let hit = values.contains { value in
-                if op == .regex {
-                    guard let regex else { return false }
-                    return regex.firstMatch(in: value, range: NSRange(value.startIndex..., in: value)) != nil
-                }
-                let a = foldCase ? value.lowercased() : value
-                switch op {
-                case .equals: return a == needle
-                case .contains: return a.contains(needle)
-                case .startsWith: return a.hasPrefix(needle)
-                case .regex: return false
-                }
-            }
+            guard needle != nil else { return negated }
+            let hit = values.contains(where: test)
             return negated ? !hit : hit
         }
+
+        /// `matches` for every value of every tag the song has (`any`), without gathering them first.
+        func matchesAny(_ s: SongRecord) -> Bool {
+            guard needle != nil else { return negated }
+            let hit = SongFilter.anyValue(s, test)
+            return negated ? !hit : hit
+        }
+
+        /// Whether one value satisfies the comparison (not negated).
+        private func test(_ value: String) -> Bool {
+            guard let needle else { return false }
+            switch op {
+            case .regex:
+                guard let regex else { return false }
+                return regex.firstMatch(in: value, range: NSRange(value.startIndex..., in: value)) != nil
+            case .equals: return (foldCase ? value.lowercased() : value) == needle
+            case .startsWith: return (foldCase ? value.lowercased() : value).hasPrefix(needle)
+            case .contains: return Self.contains(value, needle, foldCase: foldCase)
+            }
+        }
+
+        /// Whether `value` (lowercased first when `foldCase`) holds `needle`'s bytes, as MPD compares:
+        /// byte for byte, an ASCII value lowercased in place without a new string.
+        private static func contains(_ value: String, _ needle: String, foldCase: Bool) -> Bool {
+            var value = value, needle = needle
+            return needle.withUTF8 { n in
+                value.withUTF8 { v in
+                    guard foldCase else { return find(n, in: v) }
+                    guard v.allSatisfy({ $0 < 0x80 }) else {
+                        var folded = String(decoding: v, as: UTF8.self).lowercased()
+                        return folded.withUTF8 { find(n, in: $0) }
+                    }
+                    return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: max(v.count, 1)) { lower in
+                        for (i, b) in v.enumerated() { lower[i] = b >= 0x41 && b <= 0x5A ? b | 0x20 : b }
+                        return find(n, in: UnsafeBufferPointer(rebasing: lower[..<v.count]))
+                    }
+                }
+            }
+        }
+
+        private static func find(_ needle: UnsafeBufferPointer<UInt8>, in haystack: UnsafeBufferPointer<UInt8>) -> Bool {
+            if needle.isEmpty { return true }
+            guard needle.count <= haystack.count, let h = haystack.baseAddress, let n = needle.baseAddress else { return false }
+            // The first byte with memchr, the rest with memcmp (Glibc's memmem is not imported).
+            let last = haystack.count - needle.count
+            var at = 0
+            while at <= last {
+                guard let hit = memchr(h + at, Int32(n.pointee), last - at + 1) else { return false }
+                at = UnsafeRawPointer(hit) - UnsafeRawPointer(h)
+                if memcmp(h + at, n, needle.count) == 0 { return true }
+                at += 1
+            }
+            return false
+        }
+    }
+
+    /// Whether `test` holds for a value of any tag the song has (the tags `SongWriter.tagValues` lists).
+    static func anyValue(_ s: SongRecord, _ test: (String) -> Bool) -> Bool {
+        if s.artists.contains(where: test) || s.albumArtists.contains(where: test) || test(s.title) || test(s.album) {
+            return true
+        }
+        if let t = s.trackNumber, test(String(t)) { return true }
+        if let d = s.date, test(d) { return true }
+        if s.genres.contains(where: test) || s.composers.contains(where: test) { return true }
+        if let d = s.discNumber, test(String(d)) { return true }
+        for v in [s.sortArtist, s.sortAlbum, s.sortAlbumArtist, s.comment, s.musicBrainzTrackID] {
+            if let v, test(v) { return true }
+        }
+        return false
     }
 
     private let root: Node
@@ -86,9 +143,11 @@ struct SongFilter {
         switch node {
         case .and(let all): return all.allSatisfy { matches($0, s) }
         case .not(let n): return !matches(n, s)
-        case .tag(let tag, let m):
-            let values = tag.map { SongWriter.values(s, $0) } ?? SongWriter.tagValues(s).flatMap(\.1)
+        case .tag(let tag?, let m):
+            let values = SongWriter.values(s, tag)
             return m.matches(values.isEmpty ? [""] : values)
+        case .tag(nil, let m):
+            return m.matchesAny(s)
         case .uri(let m): return m.matches([s.path])
         case .base(let base): return base.isEmpty || s.path.hasPrefix(base + "/")
         case .modifiedSince(let t): return s.modified >= t
