@@ -23,14 +23,15 @@ final class SongLines {
     /// The song's block, as `SongWriter.write(record, tags:)` writes it.
     func write(_ s: ListedSong, into out: inout [UInt8]) {
         let t = tags
-        let path = s.text(.path)
-        let artist = t.artist ? s.text(.artist) : nil, albumArtist = t.albumArtist ? s.text(.albumArtist) : nil
-        let title = t.title ? s.text(.title) : nil, album = t.album ? s.text(.album) : nil
-        let date = t.date ? s.text(.date) : nil, genre = t.genre ? s.text(.genre) : nil
-        let composer = t.composer ? s.text(.composer) : nil, sortArtist = t.artistSort ? s.text(.sortArtist) : nil
-        let sortAlbum = t.albumSort ? s.text(.sortAlbum) : nil, sortAlbumArtist = t.albumArtistSort ? s.text(.sortAlbumArtist) : nil
-        let comment = t.comment ? s.text(.comment) : nil
-        let musicBrainz = t.musicBrainzTrackID ? s.text(.musicBrainzTrackID) : nil
+        // Whole values (`ListedSong.bytes`): one holding a NUL is cut there by `RawOutput.value`.
+        let path = s.bytes(.path)
+        let artist = t.artist ? s.bytes(.artist) : nil, albumArtist = t.albumArtist ? s.bytes(.albumArtist) : nil
+        let title = t.title ? s.bytes(.title) : nil, album = t.album ? s.bytes(.album) : nil
+        let date = t.date ? s.bytes(.date) : nil, genre = t.genre ? s.bytes(.genre) : nil
+        let composer = t.composer ? s.bytes(.composer) : nil, sortArtist = t.artistSort ? s.bytes(.sortArtist) : nil
+        let sortAlbum = t.albumSort ? s.bytes(.sortAlbum) : nil, sortAlbumArtist = t.albumArtistSort ? s.bytes(.sortAlbumArtist) : nil
+        let comment = t.comment ? s.bytes(.comment) : nil
+        let musicBrainz = t.musicBrainzTrackID ? s.bytes(.musicBrainzTrackID) : nil
         // At most: the keys and numbers (under 512 bytes), each text three times over (an invalid byte
         // becomes U+FFFD), the multi-valued tags' values with their keys.
         var bound = 512
@@ -83,7 +84,7 @@ final class SongLines {
     /// `file: path` alone (`listall`).
     static func file(_ s: ListedSong, into out: inout [UInt8]) {
         append(file, into: &out)
-        if let path = s.text(.path) { append(path, into: &out) }
+        if let path = s.bytes(.path) { append(path, into: &out) }
         out.append(newline)
     }
 
@@ -105,26 +106,64 @@ final class SongLines {
     }
 
     /// A text value as `MPDValueSanitizer.append(String(cString:))` gives it: SQLite's bytes as they
-    /// are when they are valid UTF-8 without control bytes (the usual case, checked in one pass), else
-    /// through the string.
+    /// are when they are valid UTF-8 without control bytes (the usual case, `isPlain`), else through
+    /// the string. `value` is SQLite's NUL-terminated text (`ListedSong.bytes` or `text`).
     @inline(__always)
     static func append(_ value: UnsafeBufferPointer<UInt8>, into out: inout [UInt8]) {
-        var ascii = true
-        for byte in value {
-            if byte < 0x20 { return slow(value, into: &out) }
-            if byte >= 0x80 { ascii = false }
-        }
-        if ascii || MPDValueSanitizer.isValidUTF8(value) {
+        if isPlain(value, copyingTo: nil) {
             out.append(contentsOf: value)
         } else {
             slow(value, into: &out)
         }
     }
 
-    private static func slow(_ value: UnsafeBufferPointer<UInt8>, into out: inout [UInt8]) {
-        // SQLite's text is NUL-terminated: what GRDB's String reads (up to a NUL, invalid UTF-8 repaired).
+    /// What a value that is not plain gives: SQLite's text is NUL-terminated, so this is what GRDB's
+    /// String reads (up to a NUL, invalid UTF-8 repaired), sanitised.
+    static func slow(_ value: UnsafeBufferPointer<UInt8>, into out: inout [UInt8]) {
         let string = value.baseAddress.map { String(cString: $0) } ?? ""
         MPDValueSanitizer.append(string, to: &out)
+    }
+
+    /// Whether `value` goes out as it is: no byte below 0x20 (a control byte, which the sanitiser turns
+    /// into a space, or a NUL, where `String(cString:)` stops) and valid UTF-8. When `destination` is
+    /// given, `value`'s bytes are copied there as they are checked (all of them, whatever the answer;
+    /// it must have room).
+    ///
+    /// Eight bytes at a time (most values are short ASCII text): a word `w` holds a byte below 0x20
+    /// exactly when `(w - 0x2020…) & ~w` has a byte's top bit set. A byte of 0x20 or more subtracts
+    /// 0x20 without a borrow and keeps its top bit only from 0xA0 up, where `~w` clears it; a byte
+    /// below 0x20 wraps round to 0xDF or more and `~w` keeps the bit. Only a byte below 0x20 passes
+    /// a borrow on to the next one, so a borrow can only blur an answer that is already yes. `w`'s
+    /// own top bits mark the bytes that need the UTF-8 check, done from the first such word on (the
+    /// words before it are ASCII, so it starts on a character).
+    @inline(__always)
+    static func isPlain(_ value: UnsafeBufferPointer<UInt8>, copyingTo destination: UnsafeMutablePointer<UInt8>?) -> Bool {
+        guard let source = value.baseAddress else { return true }
+        let count = value.count
+        let spaces: UInt64 = 0x2020_2020_2020_2020, tops: UInt64 = 0x8080_8080_8080_8080
+        var control: UInt64 = 0, high: UInt64 = 0
+        var i = 0
+        while i + 8 <= count {
+            let word = UnsafeRawPointer(source + i).loadUnaligned(as: UInt64.self)
+            if let destination { UnsafeMutableRawPointer(destination + i).storeBytes(of: word, as: UInt64.self) }
+            control |= (word &- spaces) & ~word
+            high |= word
+            i += 8
+        }
+        while i < count {
+            let byte = source[i]
+            destination?[i] = byte
+            if byte < 0x20 { control |= tops }
+            high |= UInt64(byte)
+            i += 1
+        }
+        if control & tops != 0 { return false }
+        if high & tops == 0 { return true }
+        var start = 0
+        while start + 8 <= count, UnsafeRawPointer(source + start).loadUnaligned(as: UInt64.self) & tops == 0 {
+            start += 8
+        }
+        return MPDValueSanitizer.isValidUTF8(UnsafeBufferPointer(rebasing: value[start...]))
     }
 }
 
@@ -153,20 +192,16 @@ private struct RawOutput {
         position += bytes.count
     }
 
-    /// A text value as `MPDValueSanitizer.append(String(cString:))` gives it (`SongLines.append`).
+    /// A text value as `MPDValueSanitizer.append(String(cString:))` gives it (`SongLines.append`):
+    /// copied while it is checked, then kept, or written over by the slow path's bytes.
     @inline(__always)
     mutating func value(_ v: UnsafeBufferPointer<UInt8>) {
-        var ascii = true
-        for byte in v {
-            if byte < 0x20 { return slow(v) }
-            if byte >= 0x80 { ascii = false }
-        }
-        if ascii || MPDValueSanitizer.isValidUTF8(v) { put(v) } else { slow(v) }
+        if SongLines.isPlain(v, copyingTo: position) { position += v.count } else { slow(v) }
     }
 
     private mutating func slow(_ v: UnsafeBufferPointer<UInt8>) {
         var bytes: [UInt8] = []
-        SongLines.append(v, into: &bytes)
+        SongLines.slow(v, into: &bytes)
         bytes.withUnsafeBufferPointer { put($0) }
     }
 
