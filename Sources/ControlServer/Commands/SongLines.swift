@@ -11,14 +11,23 @@ final class SongLines {
     /// Where a song's block is written before it goes to the output in one copy (grown as needed).
     private var scratch: UnsafeMutablePointer<UInt8>
     private var capacity: Int
+    /// The last `Last-Modified` value written (`SongWriter.writeTimestamp`'s 20 bytes) and its second:
+    /// the songs of an album were mostly written to disk in the same second, and they come one after
+    /// another, so most songs copy it instead of asking `gmtime_r` again.
+    private let stamp: UnsafeMutablePointer<UInt8>
+    private var stampSecond: Int64?
 
     init(tags: SongWriter.Tags) {
         self.tags = tags
         capacity = 4096
         scratch = .allocate(capacity: capacity)
+        stamp = .allocate(capacity: 20)
     }
 
-    deinit { scratch.deallocate() }
+    deinit {
+        scratch.deallocate()
+        stamp.deallocate()
+    }
 
     /// The song's block, as `SongWriter.write(record, tags:)` writes it.
     func write(_ s: ListedSong, into out: inout [UInt8]) {
@@ -49,7 +58,16 @@ final class SongLines {
         var o = RawOutput(scratch)
         o.line(Self.file, path)
         o.put(Self.lastModified)
-        o.timestamp((s.integer(.modifiedNS) ?? 0) / 1_000_000_000)
+        let second = (s.integer(.modifiedNS) ?? 0) / 1_000_000_000
+        if second == stampSecond {
+            o.put(UnsafeBufferPointer(start: stamp, count: 20))
+        } else if let n = SongWriter.writeTimestamp(second, at: o.position) {
+            stamp.update(from: o.position, count: n)
+            stampSecond = second
+            o.skip(n)
+        } else {
+            o.timestamp(second)
+        }
         o.put(Self.newline)
         let rate = s.integer(.sampleRate) ?? 0
         if rate > 0 {
@@ -190,6 +208,12 @@ private struct RawOutput {
         guard let base = bytes.baseAddress else { return }
         position.update(from: base, count: bytes.count)
         position += bytes.count
+    }
+
+    /// Moves on past `n` bytes written at `position` by someone else.
+    @inline(__always)
+    mutating func skip(_ n: Int) {
+        position += n
     }
 
     /// A text value as `MPDValueSanitizer.append(String(cString:))` gives it (`SongLines.append`):
