@@ -117,13 +117,9 @@ struct DirectoryStream {
     /// Takes the next song's path (UTF-8, path order): opens and closes directories through `visit`,
     /// and says whether the song waits for its folder's subdirectories (then its lines go to `hold`).
     mutating func place(path: UnsafeBufferPointer<UInt8>, _ visit: (Output) -> Void) -> Bool {
-        let folderBytes = path[..<(path.lastIndex(of: UInt8(ascii: "/")) ?? 0)]
         // Most songs are in the previous song's folder: nothing opens or closes.
-        if let last = lastFolderBytes, last.count == folderBytes.count,
-            last.isEmpty || last.withUnsafeBufferPointer({ memcmp($0.baseAddress!, path.baseAddress!, last.count) == 0 })
-        {
-            return lastWaits
-        }
+        if let last = lastFolderBytes, Self.isDirectly(path, in: last) { return lastWaits }
+        let folderBytes = path[..<(path.lastIndex(of: UInt8(ascii: "/")) ?? 0)]
         let raw = Array(folderBytes)
         lastFolderBytes = raw
         // The runs' folders are strings (invalid UTF-8 repaired): a path's bytes match them when valid.
@@ -170,6 +166,21 @@ struct DirectoryStream {
         let last = open.removeLast()
         for song in last.waiting { visit(.song(song)) }
         if !last.held.isEmpty { visit(.held(last.held)) }
+    }
+
+    /// Whether the song at `path` is directly in the folder with the bytes `folder` ("" for the music
+    /// folder): `folder` and a slash start it, and no other slash follows (two C calls instead of a
+    /// byte loop back from the end; `place` asks this for every song).
+    private static func isDirectly(_ path: UnsafeBufferPointer<UInt8>, in folder: [UInt8]) -> Bool {
+        guard let start = path.baseAddress else { return folder.isEmpty }
+        let name = folder.isEmpty ? 0 : folder.count + 1
+        guard name <= path.count else { return false }
+        if !folder.isEmpty {
+            guard start[folder.count] == UInt8(ascii: "/"),
+                folder.withUnsafeBufferPointer({ memcmp($0.baseAddress!, start, folder.count) == 0 })
+            else { return false }
+        }
+        return memchr(start + name, Int32(UInt8(ascii: "/")), path.count - name) == nil
     }
 
     /// Whether `path` is `dir` or below it.
