@@ -159,21 +159,41 @@ final class SongLines {
         guard let source = value.baseAddress else { return true }
         let count = value.count
         let spaces: UInt64 = 0x2020_2020_2020_2020, tops: UInt64 = 0x8080_8080_8080_8080
+        let from = UnsafeRawPointer(source), to = destination.map { UnsafeMutableRawPointer($0) }
         var control: UInt64 = 0, high: UInt64 = 0
-        var i = 0
-        while i + 8 <= count {
-            let word = UnsafeRawPointer(source + i).loadUnaligned(as: UInt64.self)
-            if let destination { UnsafeMutableRawPointer(destination + i).storeBytes(of: word, as: UInt64.self) }
+        @inline(__always) func check(_ word: UInt64) {
             control |= (word &- spaces) & ~word
             high |= word
-            i += 8
         }
-        while i < count {
-            let byte = source[i]
-            destination?[i] = byte
-            if byte < 0x20 { control |= tops }
-            high |= UInt64(byte)
-            i += 1
+        // No byte loop: a value's last bytes are read as one more word (or as two overlapping halves),
+        // which may cover bytes already seen; checking or copying a byte twice changes nothing. Bytes
+        // of a short value's word that are not the value's are spaces, which pass.
+        if count >= 8 {
+            var i = 0
+            while i + 8 <= count {
+                let word = from.loadUnaligned(fromByteOffset: i, as: UInt64.self)
+                to?.storeBytes(of: word, toByteOffset: i, as: UInt64.self)
+                check(word)
+                i += 8
+            }
+            if i < count {
+                let word = from.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self)
+                to?.storeBytes(of: word, toByteOffset: count - 8, as: UInt64.self)
+                check(word)
+            }
+        } else if count >= 4 {
+            let first = from.loadUnaligned(as: UInt32.self), last = from.loadUnaligned(fromByteOffset: count - 4, as: UInt32.self)
+            to?.storeBytes(of: first, as: UInt32.self)
+            to?.storeBytes(of: last, toByteOffset: count - 4, as: UInt32.self)
+            check(UInt64(last) << 32 | UInt64(first))
+        } else if count >= 2 {
+            let first = from.loadUnaligned(as: UInt16.self), last = from.loadUnaligned(fromByteOffset: count - 2, as: UInt16.self)
+            to?.storeBytes(of: first, as: UInt16.self)
+            to?.storeBytes(of: last, toByteOffset: count - 2, as: UInt16.self)
+            check(spaces & ~0xFFFF_FFFF | UInt64(last) << 16 | UInt64(first))
+        } else if count == 1 {
+            destination?[0] = source[0]
+            check(spaces & ~0xFF | UInt64(source[0]))
         }
         if control & tops != 0 { return false }
         if high & tops == 0 { return true }
