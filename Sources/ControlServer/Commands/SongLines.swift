@@ -58,7 +58,7 @@ final class SongLines {
         var o = RawOutput(scratch)
         o.line(Self.file, path)
         o.put(Self.lastModified)
-        let second = (s.integer(.modifiedNS) ?? 0) / 1_000_000_000
+        let second = s.number(.modifiedNS) / 1_000_000_000
         if second == stampSecond {
             o.put(UnsafeBufferPointer(start: stamp, count: 20))
         } else if let n = SongWriter.writeTimestamp(second, at: o.position) {
@@ -69,12 +69,12 @@ final class SongLines {
             o.timestamp(second)
         }
         o.put(Self.newline)
-        let rate = s.integer(.sampleRate) ?? 0
+        let rate = s.number(.sampleRate)
         if rate > 0 {
             o.put(Self.format)
             o.integer(rate)
             o.put(Self.sixteen)
-            o.integer(s.integer(.channels) ?? 0)
+            o.integer(s.number(.channels))
             o.put(Self.newline)
         }
         if t.artist { o.list(s.multiValues?["artist"], Self.artist, artist) }
@@ -91,7 +91,7 @@ final class SongLines {
         if let sortAlbumArtist { o.line(Self.albumArtistSort, sortAlbumArtist) }
         if let comment { o.line(Self.comment, comment) }
         if let musicBrainz { o.line(Self.musicBrainzTrackID, musicBrainz) }
-        let ms = Int(s.integer(.durationMS) ?? 0)
+        let ms = Int(s.number(.durationMS))
         o.line(Self.time, Int64((ms + 500) / 1000))
         o.put(Self.duration)
         o.seconds(ms: ms)
