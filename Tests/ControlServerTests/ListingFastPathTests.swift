@@ -7,8 +7,7 @@ import MPDProtocol
 import Testing
 
 /// The shortcuts `listallinfo` takes over the records' way (`SongLines` checking eight bytes at a time
-/// and reusing the last time stamp, `ListedSong.bytes` without `strlen`) give the same bytes as
-/// `SongWriter` and the whole-array walk.
+/// and reusing the last time stamp) give the same bytes as `SongWriter` and the whole-array walk.
 @Suite struct ListingFastPathTests {
     /// Bytes that take each way through the check: plain ASCII, control bytes and NUL (slow path),
     /// valid multi-byte characters, invalid or cut-off sequences, a surrogate.

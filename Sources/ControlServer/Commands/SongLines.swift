@@ -32,15 +32,14 @@ final class SongLines {
     /// The song's block, as `SongWriter.write(record, tags:)` writes it.
     func write(_ s: ListedSong, into out: inout [UInt8]) {
         let t = tags
-        // Whole values (`ListedSong.bytes`): one holding a NUL is cut there by `RawOutput.value`.
-        let path = s.bytes(.path)
-        let artist = t.artist ? s.bytes(.artist) : nil, albumArtist = t.albumArtist ? s.bytes(.albumArtist) : nil
-        let title = t.title ? s.bytes(.title) : nil, album = t.album ? s.bytes(.album) : nil
-        let date = t.date ? s.bytes(.date) : nil, genre = t.genre ? s.bytes(.genre) : nil
-        let composer = t.composer ? s.bytes(.composer) : nil, sortArtist = t.artistSort ? s.bytes(.sortArtist) : nil
-        let sortAlbum = t.albumSort ? s.bytes(.sortAlbum) : nil, sortAlbumArtist = t.albumArtistSort ? s.bytes(.sortAlbumArtist) : nil
-        let comment = t.comment ? s.bytes(.comment) : nil
-        let musicBrainz = t.musicBrainzTrackID ? s.bytes(.musicBrainzTrackID) : nil
+        let path = s.text(.path)
+        let artist = t.artist ? s.text(.artist) : nil, albumArtist = t.albumArtist ? s.text(.albumArtist) : nil
+        let title = t.title ? s.text(.title) : nil, album = t.album ? s.text(.album) : nil
+        let date = t.date ? s.text(.date) : nil, genre = t.genre ? s.text(.genre) : nil
+        let composer = t.composer ? s.text(.composer) : nil, sortArtist = t.artistSort ? s.text(.sortArtist) : nil
+        let sortAlbum = t.albumSort ? s.text(.sortAlbum) : nil, sortAlbumArtist = t.albumArtistSort ? s.text(.sortAlbumArtist) : nil
+        let comment = t.comment ? s.text(.comment) : nil
+        let musicBrainz = t.musicBrainzTrackID ? s.text(.musicBrainzTrackID) : nil
         // At most: the keys and numbers (under 512 bytes), each text three times over (an invalid byte
         // becomes U+FFFD), the multi-valued tags' values with their keys.
         var bound = 512
@@ -102,7 +101,7 @@ final class SongLines {
     /// `file: path` alone (`listall`).
     static func file(_ s: ListedSong, into out: inout [UInt8]) {
         append(file, into: &out)
-        if let path = s.bytes(.path) { append(path, into: &out) }
+        if let path = s.text(.path) { append(path, into: &out) }
         out.append(newline)
     }
 
@@ -125,7 +124,7 @@ final class SongLines {
 
     /// A text value as `MPDValueSanitizer.append(String(cString:))` gives it: SQLite's bytes as they
     /// are when they are valid UTF-8 without control bytes (the usual case, `isPlain`), else through
-    /// the string. `value` is SQLite's NUL-terminated text (`ListedSong.bytes` or `text`).
+    /// the string. `value` is SQLite's NUL-terminated text (`ListedSong.text`).
     @inline(__always)
     static func append(_ value: UnsafeBufferPointer<UInt8>, into out: inout [UInt8]) {
         if isPlain(value, copyingTo: nil) {
