@@ -1,5 +1,6 @@
 import Foundation
 import Library
+import MPDProtocol
 
 /// MPD's listing order, made from songs arriving one at a time in path order (a database cursor)
 /// instead of a whole array (the tests keep that whole-array walk as the reference): every
@@ -10,16 +11,55 @@ import Library
 /// of directories open now, and the songs of an open directory that also has subdirectories (they
 /// wait until its subdirectories are done). A song in a folder without subfolders, the usual album
 /// folder, goes out at once.
+///
+/// Folders are told apart by their UTF-8 bytes (`Folder`), not as strings: String's hashing and
+/// equality normalise Unicode, which is slow (most of this type's time in a 10,000-song listing) and
+/// wrong here, since a folder named in NFC and one named in NFD are two folders on disk.
 struct DirectoryStream {
-    private let base: String
+    /// A directory's path (below the music folder, no trailing slash) as its UTF-8 bytes; a parent is
+    /// a slice of its child's bytes, so climbing the tree copies nothing.
+    private struct Folder: Hashable {
+        let bytes: ArraySlice<UInt8>
+
+        init(_ bytes: ArraySlice<UInt8>) { self.bytes = bytes }
+        init(_ path: String) { bytes = ArraySlice(path.utf8) }
+
+        static func == (a: Folder, b: Folder) -> Bool {
+            a.bytes.count == b.bytes.count && a.hasPrefix(b)
+        }
+
+        func hash(into hasher: inout Hasher) {
+            bytes.withUnsafeBytes { hasher.combine(bytes: $0) }
+        }
+
+        /// Whether `dir`'s bytes start these (`dir` no longer than this path).
+        func hasPrefix(_ dir: Folder) -> Bool {
+            guard dir.bytes.count <= bytes.count else { return false }
+            if dir.bytes.isEmpty { return true }
+            return bytes.withUnsafeBytes { path in
+                dir.bytes.withUnsafeBytes { memcmp(path.baseAddress!, $0.baseAddress!, $0.count) == 0 }
+            }
+        }
+
+        /// The folder holding this one ("" for a top-level folder).
+        var parent: Folder {
+            Folder(bytes[..<(bytes.lastIndex(of: UInt8(ascii: "/")) ?? bytes.startIndex)])
+        }
+
+        /// The path as written in a `directory` line.
+        var string: String { String(decoding: bytes, as: UTF8.self) }
+    }
+
+    /// `base`'s length in bytes: every folder longer than it is strictly below it.
+    private let baseCount: Int
     /// Every directory strictly below `base` that holds songs somewhere beneath: its newest time.
-    private var modified: [Substring: Int64] = [:]
+    private var modified: [Folder: Int64] = [:]
     /// Directories (`base` included) with a subdirectory below `base`.
-    private var hasSubdirectories: Set<Substring> = []
+    private var hasSubdirectories: Set<Folder> = []
     /// The directories open now, `base` first; each with its songs that wait for its subdirectories
     /// (as records, or as their lines already written: `place`).
-    private var open: [(path: Substring, waiting: [SongRecord], held: [UInt8])]
-    /// The previous song's folder, and whether its songs wait for its subdirectories.
+    private var open: [(path: Folder, waiting: [SongRecord], held: [UInt8])]
+    /// The previous song's folder as its path had it, and whether its songs wait for its subdirectories.
     private var lastFolderBytes: [UInt8]?
     private var lastWaits = false
 
@@ -31,17 +71,17 @@ struct DirectoryStream {
     /// `runs`: the songs' folders and their newest times, a folder possibly more than once
     /// (`Catalog.forEachListedSong`), all under `base`.
     init(base: String, runs: [(folder: String, newest: Int64)]) {
-        self.base = base
-        open = [(base[...], [], [])]
+        baseCount = base.utf8.count
+        open = [(Folder(base), [], [])]
         for (folder, time) in runs {
-            var dir = folder[...]
-            while dir.utf8.count > base.utf8.count {
+            var dir = Folder(folder)
+            while dir.bytes.count > baseCount {
                 // A directory seen before already counts in its parents (their times are at least its
                 // own, their subdirectory marks are set): climb only while the time raises it.
-                let parent = Self.parent(of: dir)
-                if let known = modified[dir] {
-                    if known >= time { break }
-                    modified[dir] = time
+                let parent = dir.parent
+                if let known = modified.index(forKey: dir) {
+                    if modified.values[known] >= time { break }
+                    modified.values[known] = time
                 } else {
                     modified[dir] = time
                     hasSubdirectories.insert(parent)
@@ -77,15 +117,14 @@ struct DirectoryStream {
     /// Takes the next song's path (UTF-8, path order): opens and closes directories through `visit`,
     /// and says whether the song waits for its folder's subdirectories (then its lines go to `hold`).
     mutating func place(path: UnsafeBufferPointer<UInt8>, _ visit: (Output) -> Void) -> Bool {
-        let folderBytes = path[..<(path.lastIndex(of: UInt8(ascii: "/")) ?? 0)]
         // Most songs are in the previous song's folder: nothing opens or closes.
-        if let last = lastFolderBytes, last.count == folderBytes.count,
-            last.isEmpty || last.withUnsafeBufferPointer({ memcmp($0.baseAddress!, path.baseAddress!, last.count) == 0 })
-        {
-            return lastWaits
-        }
-        let folder = String(decoding: folderBytes, as: UTF8.self)[...]
-        lastFolderBytes = Array(folderBytes)
+        if let last = lastFolderBytes, Self.isDirectly(path, in: last) { return lastWaits }
+        let folderBytes = path[..<(path.lastIndex(of: UInt8(ascii: "/")) ?? 0)]
+        let raw = Array(folderBytes)
+        lastFolderBytes = raw
+        // The runs' folders are strings (invalid UTF-8 repaired): a path's bytes match them when valid.
+        let folder = MPDValueSanitizer.isValidUTF8(UnsafeBufferPointer(rebasing: folderBytes))
+            ? Folder(raw[...]) : Folder(String(decoding: folderBytes, as: UTF8.self))
         lastWaits = hasSubdirectories.contains(folder)
         // Close what the song is not in.
         while open.count > 1, !Self.isWithin(folder, open[open.count - 1].path) {
@@ -93,15 +132,15 @@ struct DirectoryStream {
         }
         // Open the directories between the innermost one and the song's folder.
         let top = open[open.count - 1].path
-        if folder.utf8.count > top.utf8.count {
-            var starts: [Substring] = []
+        if folder.bytes.count > top.bytes.count {
+            var starts: [Folder] = []
             var dir = folder
-            while dir.utf8.count > top.utf8.count {
+            while dir.bytes.count > top.bytes.count {
                 starts.append(dir)
-                dir = Self.parent(of: dir)
+                dir = dir.parent
             }
             for dir in starts.reversed() {
-                visit(.directory(String(dir), modified: modified[dir] ?? 0))
+                visit(.directory(dir.string, modified: modified[dir] ?? 0))
                 open.append((dir, [], []))
             }
         }
@@ -129,16 +168,26 @@ struct DirectoryStream {
         if !last.held.isEmpty { visit(.held(last.held)) }
     }
 
-    /// Whether `path` is `dir` or below it.
-    private static func isWithin(_ path: Substring, _ dir: Substring) -> Bool {
-        if dir.isEmpty { return true }
-        guard path.utf8.starts(with: dir.utf8) else { return false }
-        return path.utf8.count == dir.utf8.count
-            || path.utf8[path.utf8.index(path.utf8.startIndex, offsetBy: dir.utf8.count)] == UInt8(ascii: "/")
+    /// Whether the song at `path` is directly in the folder with the bytes `folder` ("" for the music
+    /// folder): `folder` and a slash start it, and no other slash follows (two C calls instead of a
+    /// byte loop back from the end; `place` asks this for every song).
+    private static func isDirectly(_ path: UnsafeBufferPointer<UInt8>, in folder: [UInt8]) -> Bool {
+        guard let start = path.baseAddress else { return folder.isEmpty }
+        let name = folder.isEmpty ? 0 : folder.count + 1
+        guard name <= path.count else { return false }
+        if !folder.isEmpty {
+            guard start[folder.count] == UInt8(ascii: "/"),
+                folder.withUnsafeBufferPointer({ memcmp($0.baseAddress!, start, folder.count) == 0 })
+            else { return false }
+        }
+        return memchr(start + name, Int32(UInt8(ascii: "/")), path.count - name) == nil
     }
 
-    private static func parent(of path: Substring) -> Substring {
-        guard let slash = path.utf8.lastIndex(of: UInt8(ascii: "/")) else { return path[path.startIndex..<path.startIndex] }
-        return path[..<slash]
+    /// Whether `path` is `dir` or below it.
+    private static func isWithin(_ path: Folder, _ dir: Folder) -> Bool {
+        if dir.bytes.isEmpty { return true }
+        guard path.hasPrefix(dir) else { return false }
+        return path.bytes.count == dir.bytes.count
+            || path.bytes[path.bytes.startIndex + dir.bytes.count] == UInt8(ascii: "/")
     }
 }

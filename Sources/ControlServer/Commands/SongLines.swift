@@ -11,14 +11,23 @@ final class SongLines {
     /// Where a song's block is written before it goes to the output in one copy (grown as needed).
     private var scratch: UnsafeMutablePointer<UInt8>
     private var capacity: Int
+    /// The last `Last-Modified` value written (`SongWriter.writeTimestamp`'s 20 bytes) and its second:
+    /// the songs of an album were mostly written to disk in the same second, and they come one after
+    /// another, so most songs copy it instead of asking `gmtime_r` again.
+    private let stamp: UnsafeMutablePointer<UInt8>
+    private var stampSecond: Int64?
 
     init(tags: SongWriter.Tags) {
         self.tags = tags
         capacity = 4096
         scratch = .allocate(capacity: capacity)
+        stamp = .allocate(capacity: 20)
     }
 
-    deinit { scratch.deallocate() }
+    deinit {
+        scratch.deallocate()
+        stamp.deallocate()
+    }
 
     /// The song's block, as `SongWriter.write(record, tags:)` writes it.
     func write(_ s: ListedSong, into out: inout [UInt8]) {
@@ -48,14 +57,23 @@ final class SongLines {
         var o = RawOutput(scratch)
         o.line(Self.file, path)
         o.put(Self.lastModified)
-        o.timestamp((s.integer(.modifiedNS) ?? 0) / 1_000_000_000)
+        let second = s.number(.modifiedNS) / 1_000_000_000
+        if second == stampSecond {
+            o.put(UnsafeBufferPointer(start: stamp, count: 20))
+        } else if let n = SongWriter.writeTimestamp(second, at: o.position) {
+            stamp.update(from: o.position, count: n)
+            stampSecond = second
+            o.skip(n)
+        } else {
+            o.timestamp(second)
+        }
         o.put(Self.newline)
-        let rate = s.integer(.sampleRate) ?? 0
+        let rate = s.number(.sampleRate)
         if rate > 0 {
             o.put(Self.format)
             o.integer(rate)
             o.put(Self.sixteen)
-            o.integer(s.integer(.channels) ?? 0)
+            o.integer(s.number(.channels))
             o.put(Self.newline)
         }
         if t.artist { o.list(s.multiValues?["artist"], Self.artist, artist) }
@@ -72,7 +90,7 @@ final class SongLines {
         if let sortAlbumArtist { o.line(Self.albumArtistSort, sortAlbumArtist) }
         if let comment { o.line(Self.comment, comment) }
         if let musicBrainz { o.line(Self.musicBrainzTrackID, musicBrainz) }
-        let ms = Int(s.integer(.durationMS) ?? 0)
+        let ms = Int(s.number(.durationMS))
         o.line(Self.time, Int64((ms + 500) / 1000))
         o.put(Self.duration)
         o.seconds(ms: ms)
@@ -105,26 +123,84 @@ final class SongLines {
     }
 
     /// A text value as `MPDValueSanitizer.append(String(cString:))` gives it: SQLite's bytes as they
-    /// are when they are valid UTF-8 without control bytes (the usual case, checked in one pass), else
-    /// through the string.
+    /// are when they are valid UTF-8 without control bytes (the usual case, `isPlain`), else through
+    /// the string. `value` is SQLite's NUL-terminated text (`ListedSong.text`).
     @inline(__always)
     static func append(_ value: UnsafeBufferPointer<UInt8>, into out: inout [UInt8]) {
-        var ascii = true
-        for byte in value {
-            if byte < 0x20 { return slow(value, into: &out) }
-            if byte >= 0x80 { ascii = false }
-        }
-        if ascii || MPDValueSanitizer.isValidUTF8(value) {
+        if isPlain(value, copyingTo: nil) {
             out.append(contentsOf: value)
         } else {
             slow(value, into: &out)
         }
     }
 
-    private static func slow(_ value: UnsafeBufferPointer<UInt8>, into out: inout [UInt8]) {
-        // SQLite's text is NUL-terminated: what GRDB's String reads (up to a NUL, invalid UTF-8 repaired).
+    /// What a value that is not plain gives: SQLite's text is NUL-terminated, so this is what GRDB's
+    /// String reads (up to a NUL, invalid UTF-8 repaired), sanitised.
+    static func slow(_ value: UnsafeBufferPointer<UInt8>, into out: inout [UInt8]) {
         let string = value.baseAddress.map { String(cString: $0) } ?? ""
         MPDValueSanitizer.append(string, to: &out)
+    }
+
+    /// Whether `value` goes out as it is: no byte below 0x20 (a control byte, which the sanitiser turns
+    /// into a space, or a NUL, where `String(cString:)` stops) and valid UTF-8. When `destination` is
+    /// given, `value`'s bytes are copied there as they are checked (all of them, whatever the answer;
+    /// it must have room).
+    ///
+    /// Eight bytes at a time (most values are short ASCII text): a word `w` holds a byte below 0x20
+    /// exactly when `(w - 0x2020…) & ~w` has a byte's top bit set. A byte of 0x20 or more subtracts
+    /// 0x20 without a borrow and keeps its top bit only from 0xA0 up, where `~w` clears it; a byte
+    /// below 0x20 wraps round to 0xDF or more and `~w` keeps the bit. Only a byte below 0x20 passes
+    /// a borrow on to the next one, so a borrow can only blur an answer that is already yes. `w`'s
+    /// own top bits mark the bytes that need the UTF-8 check, done from the first such word on (the
+    /// words before it are ASCII, so it starts on a character).
+    @inline(__always)
+    static func isPlain(_ value: UnsafeBufferPointer<UInt8>, copyingTo destination: UnsafeMutablePointer<UInt8>?) -> Bool {
+        guard let source = value.baseAddress else { return true }
+        let count = value.count
+        let spaces: UInt64 = 0x2020_2020_2020_2020, tops: UInt64 = 0x8080_8080_8080_8080
+        let from = UnsafeRawPointer(source), to = destination.map { UnsafeMutableRawPointer($0) }
+        var control: UInt64 = 0, high: UInt64 = 0
+        @inline(__always) func check(_ word: UInt64) {
+            control |= (word &- spaces) & ~word
+            high |= word
+        }
+        // No byte loop: a value's last bytes are read as one more word (or as two overlapping halves),
+        // which may cover bytes already seen; checking or copying a byte twice changes nothing. Bytes
+        // of a short value's word that are not the value's are spaces, which pass.
+        if count >= 8 {
+            var i = 0
+            while i + 8 <= count {
+                let word = from.loadUnaligned(fromByteOffset: i, as: UInt64.self)
+                to?.storeBytes(of: word, toByteOffset: i, as: UInt64.self)
+                check(word)
+                i += 8
+            }
+            if i < count {
+                let word = from.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self)
+                to?.storeBytes(of: word, toByteOffset: count - 8, as: UInt64.self)
+                check(word)
+            }
+        } else if count >= 4 {
+            let first = from.loadUnaligned(as: UInt32.self), last = from.loadUnaligned(fromByteOffset: count - 4, as: UInt32.self)
+            to?.storeBytes(of: first, as: UInt32.self)
+            to?.storeBytes(of: last, toByteOffset: count - 4, as: UInt32.self)
+            check(UInt64(last) << 32 | UInt64(first))
+        } else if count >= 2 {
+            let first = from.loadUnaligned(as: UInt16.self), last = from.loadUnaligned(fromByteOffset: count - 2, as: UInt16.self)
+            to?.storeBytes(of: first, as: UInt16.self)
+            to?.storeBytes(of: last, toByteOffset: count - 2, as: UInt16.self)
+            check(spaces & ~0xFFFF_FFFF | UInt64(last) << 16 | UInt64(first))
+        } else if count == 1 {
+            destination?[0] = source[0]
+            check(spaces & ~0xFF | UInt64(source[0]))
+        }
+        if control & tops != 0 { return false }
+        if high & tops == 0 { return true }
+        var start = 0
+        while start + 8 <= count, UnsafeRawPointer(source + start).loadUnaligned(as: UInt64.self) & tops == 0 {
+            start += 8
+        }
+        return MPDValueSanitizer.isValidUTF8(UnsafeBufferPointer(rebasing: value[start...]))
     }
 }
 
@@ -153,20 +229,22 @@ private struct RawOutput {
         position += bytes.count
     }
 
-    /// A text value as `MPDValueSanitizer.append(String(cString:))` gives it (`SongLines.append`).
+    /// Moves on past `n` bytes written at `position` by someone else.
+    @inline(__always)
+    mutating func skip(_ n: Int) {
+        position += n
+    }
+
+    /// A text value as `MPDValueSanitizer.append(String(cString:))` gives it (`SongLines.append`):
+    /// copied while it is checked, then kept, or written over by the slow path's bytes.
     @inline(__always)
     mutating func value(_ v: UnsafeBufferPointer<UInt8>) {
-        var ascii = true
-        for byte in v {
-            if byte < 0x20 { return slow(v) }
-            if byte >= 0x80 { ascii = false }
-        }
-        if ascii || MPDValueSanitizer.isValidUTF8(v) { put(v) } else { slow(v) }
+        if SongLines.isPlain(v, copyingTo: position) { position += v.count } else { slow(v) }
     }
 
     private mutating func slow(_ v: UnsafeBufferPointer<UInt8>) {
         var bytes: [UInt8] = []
-        SongLines.append(v, into: &bytes)
+        SongLines.slow(v, into: &bytes)
         bytes.withUnsafeBufferPointer { put($0) }
     }
 

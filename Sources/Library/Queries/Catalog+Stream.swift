@@ -171,6 +171,8 @@ public struct ListedSong {
     @inline(__always)
     public func text(_ column: Column) -> UnsafeBufferPointer<UInt8>? {
         // NULL for a NULL value only (an empty text is an empty C string), barring out-of-memory.
+        // (`strlen` costs less than asking SQLite for the length: sqlite3_column_value with
+        // sqlite3_value_text and sqlite3_value_bytes made reading a listing's texts an eighth slower.)
         guard let start = sqlite3_column_text(statement, column.rawValue) else { return nil }
         return UnsafeBufferPointer(start: start, count: strlen(UnsafeRawPointer(start).assumingMemoryBound(to: CChar.self)))
     }
@@ -181,5 +183,11 @@ public struct ListedSong {
         let value = sqlite3_column_value(statement, column.rawValue)
         guard sqlite3_value_type(value) != SQLITE_NULL else { return nil }
         return sqlite3_value_int64(value)
+    }
+
+    /// The column's integer, 0 when NULL (`integer(column) ?? 0`, in one call into SQLite instead of three).
+    @inline(__always)
+    public func number(_ column: Column) -> Int64 {
+        sqlite3_column_int64(statement, column.rawValue)
     }
 }
