@@ -7,7 +7,7 @@ import MPDProtocol
 /// directory (before its contents, with the newest song's time below it) and song below `base`,
 /// depth first, a directory's own songs after its subdirectories.
 ///
-/// What it holds: the folders' times (one entry per folder, from `Catalog.forEachSong`), the stack
+/// What it holds: the folders' times (from `Catalog.forEachListedSong`), the stack
 /// of directories open now, and the songs of an open directory that also has subdirectories (they
 /// wait until its subdirectories are done). A song in a folder without subfolders, the usual album
 /// folder, goes out at once.
@@ -63,7 +63,7 @@ struct DirectoryStream {
     private var lastFolderBytes: [UInt8]?
     private var lastWaits = false
 
-    /// `folders`: the songs' folders and their newest times (`Catalog.forEachSong`), all under `base`.
+    /// `folders`: the songs' folders and their newest times (`Catalog.folderTimes`), all under `base`.
     init(base: String, folders: [String: Int64]) {
         self.init(base: base, runs: folders.map { (folder: $0.key, newest: $0.value) })
     }
