@@ -102,8 +102,7 @@ final class MPDConnectionHandler: ChannelInboundHandler, @unchecked Sendable {
                 let chunk = StreamedOutput.chunkSize(window: server.streamWindow)
                 commands.async { [self] in
                     var state = input
-                    let writer = MPDResponseWriter(
-                        flushingAt: chunk, to: { stream.send($0) }, demand: { stream.demand }, waitForRoom: { stream.waitForRoom() })
+                    let writer = MPDResponseWriter(flushingAt: chunk, to: { stream.send($0) }, stillWanted: { stream.isWanted })
                     let result = backend.execute(batch, client: &state, writer: writer)
                     let output = state
                     loop.execute { [self] in

@@ -1,17 +1,16 @@
 import Foundation
-import MPDProtocol
 import NIOCore
 
 /// The bridge for an answer streamed while its batch runs on the connection's command queue
 /// (`listallinfo` and other long listings): the writer's chunks go to the connection's event loop, and
 /// the batch waits while more than `window` bytes are written but not yet taken by the client. So a
-/// slow reader pauses the listing instead of piling the answer up in memory, and is never closed for
-/// owing more than the output limit (the window stays well below it). A listing that sees the window
-/// full (`demand`) first lets go of its database transaction, then waits (`waitForRoom`). A client that takes
-/// nothing for `stallTimeout` is closed (one log line), and the rest of the answer is dropped.
+/// slow reader pauses its own listing (on its own queue, holding no database reader: the listings
+/// read the songs kept in memory) instead of piling the answer up in memory, and is never closed for
+/// owing more than the output limit (the window stays well below it). A client that takes nothing
+/// for `stallTimeout` is closed (one log line), and the rest of the answer is dropped.
 ///
-/// Thread rules: `send`, `waitForRoom` and `demand` on the thread running the batch (the first two
-/// block); the rest on the connection's event loop.
+/// Thread rules: `send` on the thread running the batch (it blocks); the rest on the connection's
+/// event loop.
 final class StreamedOutput: @unchecked Sendable {
     private let condition = NSCondition()
     /// Bytes handed to the channel and not yet written to the socket (guarded by `condition`).
@@ -37,38 +36,25 @@ final class StreamedOutput: @unchecked Sendable {
         self.stalled = stalled
     }
 
-    /// What the client takes now: `.gone` once the answer is being dropped (the client hung up, a write
-    /// failed, or it stalled), `.full` while it owes the window.
-    var demand: MPDStreamDemand {
+    /// False once the answer is being dropped: the client hung up (a write failed) or stalled.
+    var isWanted: Bool {
         condition.lock()
         defer { condition.unlock() }
-        return dropped ? .gone : owed >= window ? .full : .more
+        return !dropped
     }
 
     /// The chunk size for a window: several chunks in flight keep the socket busy.
     static func chunkSize(window: Int) -> Int { max(1, window / 4) }
 
-    /// Waits while the client owes the window; a client that takes nothing for `stallTimeout` meanwhile
-    /// is closed and the answer dropped.
-    func waitForRoom() {
+    /// Hands `bytes` to the event loop, first waiting while the client owes the window.
+    func send(_ bytes: [UInt8]) {
         condition.lock()
-        waitLocked()
-        condition.unlock()
-    }
-
-    private func waitLocked() {
         while owed >= window && !dropped {
             if !condition.wait(until: Date(timeIntervalSinceNow: stallTimeout)) && owed >= window && !dropped {
                 dropped = true
                 loop.execute(stalled)
             }
         }
-    }
-
-    /// Hands `bytes` to the event loop, first waiting while the client owes the window.
-    func send(_ bytes: [UInt8]) {
-        condition.lock()
-        waitLocked()
         if dropped {
             condition.unlock()
             return

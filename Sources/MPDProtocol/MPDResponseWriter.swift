@@ -1,13 +1,3 @@
-/// What the client of a streaming writer takes now (asked after each chunk).
-public enum MPDStreamDemand: Sendable {
-    /// It takes more.
-    case more
-    /// It owes a full window: more would wait.
-    case full
-    /// It is gone, or stopped reading for good: what comes is dropped.
-    case gone
-}
-
 /// Collects one command's response bytes: `Key: value` lines and binary chunks.
 ///
 /// Handlers write only their payload; the command table adds `list_OK`, `OK` or the `ACK` line.
@@ -23,49 +13,32 @@ public struct MPDResponseWriter: Sendable {
     public private(set) var bytes: [UInt8]
     private let flushThreshold: Int
     private let sink: (@Sendable ([UInt8]) -> Void)?
-    private let demand: (@Sendable () -> MPDStreamDemand)?
-    private let waitHook: (@Sendable () -> Void)?
-    /// The client is gone (the streaming writer's `demand` said so after a chunk): a long listing
+    private let stillWanted: (@Sendable () -> Bool)?
+    /// The client is gone (the streaming writer's `stillWanted` said no after a chunk): a long listing
     /// should stop reading rows, since nobody will get them.
     public private(set) var abandoned = false
-    /// The client holds as much of the answer as it may for now (`demand` said `.full` after the last
-    /// chunk): a long listing should let go of what it holds (its database transaction) and call
-    /// `waitForRoom()` before it writes more. A handler that goes on writing is not wrong: the next
-    /// chunk waits in the sink instead.
-    public private(set) var backlogged = false
 
     /// A writer that keeps everything until the batch ends.
     public init() {
         bytes = []
         flushThreshold = .max
         sink = nil
-        demand = nil
-        waitHook = nil
+        stillWanted = nil
     }
 
     /// A writer that hands its bytes to `sink` each time at least `threshold` are buffered.
     ///
-    /// `sink` is called on the thread running the batch; it must not call back into the session (it
-    /// may block while the client owes too much). `demand`, asked after each chunk, says whether the
-    /// client takes more now (`backlogged`, `abandoned`); `waitForRoom` blocks until it does.
+    /// `sink` is called on the thread running the batch; it must not call back into the session.
+    /// `stillWanted`, asked after each chunk, says whether anyone still takes the output (`abandoned`).
     public init(
         flushingAt threshold: Int, to sink: @escaping @Sendable ([UInt8]) -> Void,
-        demand: (@Sendable () -> MPDStreamDemand)? = nil, waitForRoom: (@Sendable () -> Void)? = nil
+        stillWanted: (@Sendable () -> Bool)? = nil
     ) {
         precondition(threshold > 0, "flush threshold must be positive")
         bytes = []
         flushThreshold = threshold
         self.sink = sink
-        self.demand = demand
-        waitHook = waitForRoom
-    }
-
-    /// Blocks until the client takes more (or is gone: then `abandoned`). For a handler that saw
-    /// `backlogged` and let go of its resources first.
-    public mutating func waitForRoom() {
-        guard backlogged else { return }
-        waitHook?()
-        askDemand()
+        self.stillWanted = stillWanted
     }
 
     /// Writes `key: value\n`.
@@ -117,17 +90,7 @@ public struct MPDResponseWriter: Sendable {
         guard let sink, bytes.count >= flushThreshold else { return }
         sink(bytes)
         bytes.removeAll(keepingCapacity: true)
-        askDemand()
-    }
-
-    private mutating func askDemand() {
-        switch demand?() ?? .more {
-        case .more: backlogged = false
-        case .full: backlogged = true
-        case .gone:
-            backlogged = false
-            abandoned = true
-        }
+        if let stillWanted, !stillWanted() { abandoned = true }
     }
 
     private mutating func appendKey(_ key: String) {

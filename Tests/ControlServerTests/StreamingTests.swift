@@ -126,67 +126,17 @@ import Testing
         let whole = Chunks()
         let kept = commands.execute(
             batch, client: &client,
-            writer: MPDResponseWriter(flushingAt: 256, to: { whole.count += 1; whole.bytes += $0.count }, demand: { .more }))
+            writer: MPDResponseWriter(flushingAt: 256, to: { whole.count += 1; whole.bytes += $0.count }, stillWanted: { true }))
         #expect(String(decoding: kept.output, as: UTF8.self).hasSuffix("OK\n"))
         #expect(whole.count > 4, "the fixture's listing is several chunks long")
 
         let cut = Chunks()
         let dropped = commands.execute(
             batch, client: &client,
-            writer: MPDResponseWriter(flushingAt: 256, to: { cut.count += 1; cut.bytes += $0.count }, demand: { cut.count < 2 ? .more : .gone }))
+            writer: MPDResponseWriter(flushingAt: 256, to: { cut.count += 1; cut.bytes += $0.count }, stillWanted: { cut.count < 2 }))
         #expect(cut.count == 2, "no chunk after the one that found nobody listening")
         #expect(cut.bytes < whole.bytes / 2)
         #expect(String(decoding: dropped.output, as: UTF8.self).contains("the client is gone"))
-    }
-
-    /// A listing that must wait for its client lets go of the database while it waits, and goes on
-    /// where it stopped: over a pool with a single reader, a read from another thread gets through during
-    /// every wait (it could not while the listing held the reader), and the answer, paused after every
-    /// chunk, is byte for byte the one read in one go.
-    @Test(arguments: ["listallinfo", "listall", "listallinfo \"Durations\""])
-    func aListingThatWaitsHoldsNoReader(line: String) throws {
-        final class Client: @unchecked Sendable {
-            var bytes: [UInt8] = []
-            var resumed = false
-            var waits = 0
-            var readsDuringWaits = 0
-        }
-        var config = Configuration()
-        config.maximumReaderCount = 1
-        let single = try DatabasePool(path: ServerFixture.pool.path, configuration: config)
-        let commands = ControlCommands(
-            catalog: Catalog(single), playlists: StoredPlaylists(single), player: ServerFixture.EnginePlayer(),
-            musicFolder: ServerFixture.music)
-        var state = commands.newClient()
-        let batch = MPDCommandBatch(mode: .single, lines: [Array(line.utf8)])
-
-        let whole = Client()
-        let once = commands.execute(batch, client: &state, writer: MPDResponseWriter(flushingAt: 256, to: { whole.bytes += $0 }))
-        whole.bytes += once.output
-
-        let paced = Client()
-        let writer = MPDResponseWriter(
-            flushingAt: 64, to: { paced.bytes += $0 },
-            // Full after every chunk; room again once the listing waited.
-            demand: {
-                defer { paced.resumed = false }
-                return paced.resumed ? .more : .full
-            },
-            waitForRoom: {
-                paced.waits += 1
-                let done = DispatchSemaphore(value: 0)
-                DispatchQueue.global().async {
-                    if (try? single.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM tracks") }) != nil { done.signal() }
-                }
-                if done.wait(timeout: .now() + 20) == .success { paced.readsDuringWaits += 1 }
-                paced.resumed = true
-            })
-        let result = commands.execute(batch, client: &state, writer: writer)
-        paced.bytes += result.output
-        #expect(String(decoding: paced.bytes, as: UTF8.self) == String(decoding: whole.bytes, as: UTF8.self))
-        #expect(String(decoding: paced.bytes, as: UTF8.self).hasSuffix("OK\n"))
-        #expect(paced.waits >= 2, "the listing paused and went on more than once")
-        #expect(paced.readsDuringWaits == paced.waits, "another reader got the database during every wait")
     }
 
     /// A library whose folders hold songs and subfolders side by side, with names that sort around

@@ -9,7 +9,7 @@ extension ControlCommands {
             MPDCommand("lsinfo", .between(0, 1), permission: .read) { (ctx: inout MPDContext, req, w: inout MPDResponseWriter) throws(MPDError) in
                 let uri = try MusicPath.normalize(req.arguments.first, command: "lsinfo")
                 // The folder's own songs and its subfolders' times: the songs below those are not read.
-                let folders = try ctx.folderTimes(under: uri)
+                let folders = Dictionary(try ctx.folderRuns(under: uri).map { ($0.folder, $0.newest) }, uniquingKeysWith: max)
                 let songs = folders[uri] == nil ? [] : try libraryCall { try ctx.catalog.songs(directlyIn: uri) }
                 let playlists = try libraryCall { try ctx.catalog.playlists() }.filter { DirectoryTree.parent(of: $0.path) == uri }
                 if folders.isEmpty, playlists.isEmpty, !uri.isEmpty {
@@ -42,14 +42,14 @@ extension ControlCommands {
             },
             MPDCommand("listall", .between(0, 1), permission: .read) { (ctx: inout MPDContext, req, w: inout MPDResponseWriter) throws(MPDError) in
                 let uri = try MusicPath.normalize(req.arguments.first, command: "listall")
-                try streamTree(under: uri, ctx.catalog, &w, directory: { path, _, w in
+                try writeTree(under: uri, &ctx, &w, directory: { path, _, w in
                     w.field("directory", path)
                 }, song: { song, out in SongLines.file(song, into: &out) })
             },
             MPDCommand("listallinfo", .between(0, 1), permission: .read) { (ctx: inout MPDContext, req, w: inout MPDResponseWriter) throws(MPDError) in
                 let uri = try MusicPath.normalize(req.arguments.first, command: "listallinfo")
                 let lines = SongLines(tags: SongWriter.Tags(ctx.client.tagTypes))
-                try streamTree(under: uri, ctx.catalog, &w, directory: { path, modified, w in
+                try writeTree(under: uri, &ctx, &w, directory: { path, modified, w in
                     w.field("directory", path)
                     w.field("Last-Modified", SongWriter.timestamp(modified))
                 }, song: { song, out in lines.write(song, into: &out) })
@@ -146,47 +146,43 @@ extension ControlCommands {
         ]
     }
 
-    /// Every directory and song below `uri`, in `DirectoryStream`'s order, streamed from a database
-    /// cursor (`listall`, `listallinfo`): `song` writes a song's lines straight from its row, into the
-    /// writer's bytes or, when the song waits for its folder's subdirectories, into the folder's.
-    private static func streamTree(
-        under uri: String, _ catalog: Catalog, _ w: inout MPDResponseWriter,
-        directory: (String, Int64, inout MPDResponseWriter) -> Void, song: (ListedSong, inout [UInt8]) -> Void
+    /// Writes every directory and song below `uri` in MPD's listing order (`DirectoryStream`), from the
+    /// songs kept in memory (`LibrarySongs`), as MPD writes from its in-memory database: the answer
+    /// streams out through the writer as it is made (a slow reader pauses it on its connection's own
+    /// queue, holding no database reader), and stops when its client is gone.
+    private static func writeTree(
+        under uri: String, _ ctx: inout MPDContext, _ w: inout MPDResponseWriter,
+        directory: (String, Int64, inout MPDResponseWriter) -> Void, song: (SongRecord, inout [UInt8]) -> Void
     ) throws(MPDError) {
-        var stream: DirectoryStream?
-        func visit(_ output: DirectoryStream.Output, _ w: inout MPDResponseWriter) {
-            switch output {
+        let folders = try ctx.folderRuns(under: uri)
+        if folders.isEmpty, !uri.isEmpty { throw .noExist("No such directory") }
+        var stream = DirectoryStream(base: uri, runs: folders)
+        func visit(_ entry: DirectoryTree.Entry) {
+            switch entry {
             case .directory(let path, let modified): directory(path, modified, &w)
-            case .held(let bytes): w.appendLines { $0.append(contentsOf: bytes) }
-            case .song: break  // (records wait only in `DirectoryStream.add`)
+            case .song(let s): w.appendLines { song(s, &$0) }
             }
         }
-        try libraryCall {
-            try catalog.forEachListedSong(under: uri) { folders in
-                if folders.isEmpty, !uri.isEmpty { throw MPDError.noExist("No such directory") }
-                stream = DirectoryStream(base: uri, runs: folders)
-            } song: { row in
-                if w.abandoned { throw MPDError.abandoned }
-                guard let path = row.text(.path) else { return }
-                if stream!.place(path: path, { visit($0, &w) }) {
-                    stream!.hold { song(row, &$0) }
-                } else {
-                    w.appendLines { song(row, &$0) }
-                }
-            } pausesWhen: {
-                w.backlogged
-            } wait: {
-                try waitForClient(&w)
-            }
+        for s in songs(try ctx.allSongs(), under: uri) {
+            if w.abandoned { throw .abandoned }
+            stream.add(s, visit)
         }
-        stream?.finish { visit($0, &w) }
+        stream.finish(visit)
     }
 
-    /// A streamed listing's pause, outside its database transaction (`Catalog.forEachListedSong`): waits until
-    /// the client takes more; stops the listing when it is gone.
-    private static func waitForClient(_ w: inout MPDResponseWriter) throws {
-        w.waitForRoom()
-        if w.abandoned { throw MPDError.abandoned }
+    /// The songs under `directory` ("" for all) of the whole library in path order: a slice, found by
+    /// bisection (the order is SQLite's, by the paths' bytes).
+    static func songs(_ all: [SongRecord], under directory: String) -> ArraySlice<SongRecord> {
+        guard !directory.isEmpty else { return all[...] }
+        func firstIndex(notBefore bound: String) -> Int {
+            var low = 0, high = all.count
+            while low < high {
+                let mid = (low + high) / 2
+                if all[mid].path.utf8.lexicographicallyPrecedes(bound.utf8) { low = mid + 1 } else { high = mid }
+            }
+            return low
+        }
+        return all[firstIndex(notBefore: directory + "/")..<firstIndex(notBefore: directory + "0")]
     }
 
     private static func search(_ ctx: inout MPDContext, _ req: MPDRequest, _ w: inout MPDResponseWriter, foldCase: Bool) throws(MPDError) {

@@ -2,14 +2,14 @@ import Foundation
 import Library
 import MPDProtocol
 
-/// MPD's listing order, made from songs arriving one at a time in path order (a database cursor)
-/// instead of a whole array (the tests keep that whole-array walk as the reference): every
-/// directory (before its contents, with the newest song's time below it) and song below `base`,
-/// depth first, a directory's own songs after its subdirectories.
+/// MPD's listing order, made from songs arriving one at a time in path order (the answer goes out as
+/// it is made; the tests keep a whole-array walk as the reference): every directory (before its
+/// contents, with the newest song's time below it) and song below `base`, depth first, a directory's
+/// own songs after its subdirectories.
 ///
-/// What it holds: the folders' times (from `Catalog.forEachListedSong`), the stack
-/// of directories open now, and the songs of an open directory that also has subdirectories (they
-/// wait until its subdirectories are done). A song in a folder without subfolders, the usual album
+/// What it holds: the folders' times (from `Catalog.folderRuns`), the stack of directories open
+/// now, and the songs of an open directory that also has subdirectories (they wait until its
+/// subdirectories are done). A song in a folder without subfolders, the usual album
 /// folder, goes out at once.
 ///
 /// Folders are told apart by their UTF-8 bytes (`Folder`), not as strings: String's hashing and
@@ -56,23 +56,23 @@ struct DirectoryStream {
     private var modified: [Folder: Int64] = [:]
     /// Directories (`base` included) with a subdirectory below `base`.
     private var hasSubdirectories: Set<Folder> = []
-    /// The directories open now, `base` first; each with its songs that wait for its subdirectories
-    /// (as records, or as their lines already written: `place`).
-    private var open: [(path: Folder, waiting: [SongRecord], held: [UInt8])]
+    /// The directories open now, `base` first; each with its songs that wait for its subdirectories.
+    private var open: [(path: Folder, waiting: [SongRecord])]
     /// The previous song's folder as its path had it, and whether its songs wait for its subdirectories.
     private var lastFolderBytes: [UInt8]?
     private var lastWaits = false
 
-    /// `folders`: the songs' folders and their newest times (`Catalog.folderTimes`), all under `base`.
+    /// `folders`: the songs' folders and their newest times, all under `base` (a test's whole-array
+    /// reference gives them so).
     init(base: String, folders: [String: Int64]) {
         self.init(base: base, runs: folders.map { (folder: $0.key, newest: $0.value) })
     }
 
-    /// `runs`: the songs' folders and their newest times, a folder possibly more than once
-    /// (`Catalog.forEachListedSong`), all under `base`.
+    /// `runs`: the songs' folders and their newest times (`Catalog.folderRuns`), a folder possibly
+    /// more than once, all under `base`.
     init(base: String, runs: [(folder: String, newest: Int64)]) {
         baseCount = base.utf8.count
-        open = [(Folder(base), [], [])]
+        open = [(Folder(base), [])]
         for (folder, time) in runs {
             var dir = Folder(folder)
             while dir.bytes.count > baseCount {
@@ -91,40 +91,21 @@ struct DirectoryStream {
         }
     }
 
-    /// What `place` and `finish` give out, in order: a directory's line, a song that waited (`add`),
-    /// or the lines of songs that waited (`hold`).
-    enum Output {
-        case directory(String, modified: Int64)
-        case song(SongRecord)
-        case held([UInt8])
-    }
-
     /// Takes the next song (path order); `visit` gets what can be written now.
     mutating func add(_ song: SongRecord, _ visit: (DirectoryTree.Entry) -> Void) {
         var path = song.path
-        let waits = path.withUTF8 { place(path: $0) { Self.forward($0, visit) } }
+        let waits = path.withUTF8 { place(path: $0, visit) }
         if waits { open[open.count - 1].waiting.append(song) } else { visit(.song(song)) }
     }
 
-    private static func forward(_ output: Output, _ visit: (DirectoryTree.Entry) -> Void) {
-        switch output {
-        case .directory(let path, let modified): visit(.directory(path, modified: modified))
-        case .song(let song): visit(.song(song))
-        case .held: break
-        }
-    }
-
     /// Takes the next song's path (UTF-8, path order): opens and closes directories through `visit`,
-    /// and says whether the song waits for its folder's subdirectories (then its lines go to `hold`).
-    mutating func place(path: UnsafeBufferPointer<UInt8>, _ visit: (Output) -> Void) -> Bool {
+    /// and says whether the song waits for its folder's subdirectories.
+    private mutating func place(path: UnsafeBufferPointer<UInt8>, _ visit: (DirectoryTree.Entry) -> Void) -> Bool {
         // Most songs are in the previous song's folder: nothing opens or closes.
         if let last = lastFolderBytes, Self.isDirectly(path, in: last) { return lastWaits }
-        let folderBytes = path[..<(path.lastIndex(of: UInt8(ascii: "/")) ?? 0)]
-        let raw = Array(folderBytes)
+        let raw = Array(path[..<(path.lastIndex(of: UInt8(ascii: "/")) ?? 0)])
         lastFolderBytes = raw
-        // The runs' folders are strings (invalid UTF-8 repaired): a path's bytes match them when valid.
-        let folder = MPDValueSanitizer.isValidUTF8(UnsafeBufferPointer(rebasing: folderBytes))
-            ? Folder(raw[...]) : Folder(String(decoding: folderBytes, as: UTF8.self))
+        let folder = Folder(raw[...])
         lastWaits = hasSubdirectories.contains(folder)
         // Close what the song is not in.
         while open.count > 1, !Self.isWithin(folder, open[open.count - 1].path) {
@@ -141,31 +122,19 @@ struct DirectoryStream {
             }
             for dir in starts.reversed() {
                 visit(.directory(dir.string, modified: modified[dir] ?? 0))
-                open.append((dir, [], []))
+                open.append((dir, []))
             }
         }
         return lastWaits
     }
 
-    /// Lets `body` append the lines of a song that waits (`place` said so) to its folder's.
-    mutating func hold(_ body: (inout [UInt8]) -> Void) {
-        body(&open[open.count - 1].held)
-    }
-
     /// Closes every directory still open (after the last song).
     mutating func finish(_ visit: (DirectoryTree.Entry) -> Void) {
-        finish { Self.forward($0, visit) }
-    }
-
-    /// Closes every directory still open (after the last song placed).
-    mutating func finish(_ visit: (Output) -> Void) {
         while !open.isEmpty { close(visit) }
     }
 
-    private mutating func close(_ visit: (Output) -> Void) {
-        let last = open.removeLast()
-        for song in last.waiting { visit(.song(song)) }
-        if !last.held.isEmpty { visit(.held(last.held)) }
+    private mutating func close(_ visit: (DirectoryTree.Entry) -> Void) {
+        for song in open.removeLast().waiting { visit(.song(song)) }
     }
 
     /// Whether the song at `path` is directly in the folder with the bytes `folder` ("" for the music

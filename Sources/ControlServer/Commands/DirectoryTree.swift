@@ -11,7 +11,7 @@ enum DirectoryTree {
     }
 
     /// The immediate subdirectories of `base` and their newest times, in the order the tree lists them
-    /// (their songs' path order), from the folders' times (`Catalog.folderTimes`) alone.
+    /// (their songs' path order), from the folders' times (`Catalog.folderRuns`, merged by name) alone.
     static func subdirectories(of base: String, folders: [String: Int64]) -> [(path: String, modified: Int64)] {
         let prefix = base.isEmpty ? "" : base + "/"
         var newest: [String: Int64] = [:]

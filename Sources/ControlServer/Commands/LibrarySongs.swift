@@ -12,8 +12,9 @@ import Synchronization
 final class LibrarySongs: Sendable {
     /// Every song, in path order.
     let songs = KeptUntilChange<[SongRecord]>()
-    /// Every folder that holds songs directly, with its songs' newest time (`Catalog.folderTimes`).
-    let folders = KeptUntilChange<[String: Int64]>()
+    /// The folders that hold songs directly, as runs in path order with their songs' newest times
+    /// (`Catalog.folderRuns`).
+    let folders = KeptUntilChange<[(folder: String, newest: Int64)]>()
 
     func clear() {
         songs.clear()

@@ -58,13 +58,14 @@ public struct MPDContext: MPDCommandContext {
         try libraryCall { try librarySongs.songs.get { try catalog.songs(under: "") } }
     }
 
-    /// Every folder under `directory` ("" for all) that holds songs directly, `directory` itself
-    /// included, with its songs' newest time (kept in memory between commands: `LibrarySongs`).
-    func folderTimes(under directory: String) throws(MPDError) -> [String: Int64] {
-        let all = try libraryCall { try librarySongs.folders.get { try catalog.folderTimes(under: "") } }
+    /// The folders under `directory` ("" for all) that hold songs directly, `directory` itself
+    /// included, as runs in path order with their songs' newest times (`Catalog.folderRuns`; kept in
+    /// memory between commands: `LibrarySongs`). Compared by their bytes, as the file system does.
+    func folderRuns(under directory: String) throws(MPDError) -> [(folder: String, newest: Int64)] {
+        let all = try libraryCall { try librarySongs.folders.get { try catalog.folderRuns(under: "") } }
         if directory.isEmpty { return all }
-        let prefix = directory + "/"
-        return all.filter { $0.key == directory || $0.key.utf8.starts(with: prefix.utf8) }
+        let own = Array(directory.utf8), prefix = own + [UInt8(ascii: "/")]
+        return all.filter { $0.folder.utf8.elementsEqual(own) || $0.folder.utf8.starts(with: prefix) }
     }
 
     /// Runs a request on the engine; the next `player()` reads the state anew.

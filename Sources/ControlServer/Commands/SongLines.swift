@@ -2,10 +2,10 @@ import Foundation
 import Library
 import MPDProtocol
 
-/// `SongWriter.write`'s lines for listings read straight from the database row (`listallinfo`,
-/// `listall`): each value's bytes go from SQLite's buffer to the output, the key prefixes are
-/// constants, numbers and time stamps are written as digits in place. The bytes are the ones
-/// `SongWriter.write` gives for the `SongRecord` of the same row.
+/// `SongWriter.write`'s lines for the long listings (`listallinfo`, `listall`), written faster: each
+/// value's bytes are checked and copied in one pass into one block buffer (`isPlain`), the key
+/// prefixes are constants, numbers and time stamps are written as digits in place. The bytes are the
+/// ones `SongWriter.write` gives for the same record.
 final class SongLines {
     let tags: SongWriter.Tags
     /// Where a song's block is written before it goes to the output in one copy (grown as needed).
@@ -29,79 +29,78 @@ final class SongLines {
         stamp.deallocate()
     }
 
-    /// The song's block, as `SongWriter.write(record, tags:)` writes it.
-    func write(_ s: ListedSong, into out: inout [UInt8]) {
+    /// The song's block, as `SongWriter.write(s, tags:)` writes it.
+    func write(_ s: SongRecord, into out: inout [UInt8]) {
         let t = tags
-        let path = s.text(.path)
-        let artist = t.artist ? s.text(.artist) : nil, albumArtist = t.albumArtist ? s.text(.albumArtist) : nil
-        let title = t.title ? s.text(.title) : nil, album = t.album ? s.text(.album) : nil
-        let date = t.date ? s.text(.date) : nil, genre = t.genre ? s.text(.genre) : nil
-        let composer = t.composer ? s.text(.composer) : nil, sortArtist = t.artistSort ? s.text(.sortArtist) : nil
-        let sortAlbum = t.albumSort ? s.text(.sortAlbum) : nil, sortAlbumArtist = t.albumArtistSort ? s.text(.sortAlbumArtist) : nil
-        let comment = t.comment ? s.text(.comment) : nil
-        let musicBrainz = t.musicBrainzTrackID ? s.text(.musicBrainzTrackID) : nil
-        // At most: the keys and numbers (under 512 bytes), each text three times over (an invalid byte
-        // becomes U+FFFD), the multi-valued tags' values with their keys.
-        var bound = 512
-        func n(_ v: UnsafeBufferPointer<UInt8>?) -> Int { v?.count ?? 0 }
-        bound += 3 * (n(path) + n(artist) + n(albumArtist) + n(title) + n(album) + n(date) + n(genre) + n(composer)
-            + n(sortArtist) + n(sortAlbum) + n(sortAlbumArtist) + n(comment) + n(musicBrainz))
-        if let multi = s.multiValues {
-            for values in multi.values { for v in values { bound += 24 + v.utf8.count } }
-        }
+        // At most: the keys and numbers (under 512 bytes), each value three times over (a control byte
+        // is one byte and becomes a space; kept generous) with its key and newline.
+        var bound = 512 + 3 * s.path.utf8.count
+        @inline(__always) func room(_ v: String?) { if let v { bound += 3 * v.utf8.count + 24 } }
+        for v in s.artists { room(v) }
+        for v in s.albumArtists { room(v) }
+        for v in s.genres { room(v) }
+        for v in s.composers { room(v) }
+        room(s.title)
+        room(s.album)
+        room(s.date)
+        room(s.sortArtist)
+        room(s.sortAlbum)
+        room(s.sortAlbumArtist)
+        room(s.comment)
+        room(s.musicBrainzTrackID)
         if bound > capacity {
             scratch.deallocate()
             capacity = bound
             scratch = .allocate(capacity: capacity)
         }
         var o = RawOutput(scratch)
-        o.line(Self.file, path)
+        o.line(Self.file, s.path)
         o.put(Self.lastModified)
-        let second = s.number(.modifiedNS) / 1_000_000_000
-        if second == stampSecond {
+        if s.modified == stampSecond {
             o.put(UnsafeBufferPointer(start: stamp, count: 20))
-        } else if let n = SongWriter.writeTimestamp(second, at: o.position) {
+        } else if let n = SongWriter.writeTimestamp(s.modified, at: o.position) {
             stamp.update(from: o.position, count: n)
-            stampSecond = second
+            stampSecond = s.modified
             o.skip(n)
         } else {
-            o.timestamp(second)
+            o.timestamp(s.modified)
         }
         o.put(Self.newline)
-        let rate = s.number(.sampleRate)
-        if rate > 0 {
+        if s.sampleRate > 0 {
             o.put(Self.format)
-            o.integer(rate)
+            o.integer(Int64(s.sampleRate))
             o.put(Self.sixteen)
-            o.integer(s.number(.channels))
+            o.integer(Int64(s.channels))
             o.put(Self.newline)
         }
-        if t.artist { o.list(s.multiValues?["artist"], Self.artist, artist) }
-        if t.albumArtist { o.list(s.multiValues?["album_artist"], Self.albumArtist, albumArtist) }
-        if t.title { o.line(Self.title, title) }
-        if t.album { o.line(Self.album, album) }
-        if t.track, let n = s.integer(.trackNumber) { o.line(Self.track, n) }
-        if let date { o.line(Self.date, date) }
-        if t.genre { o.list(s.multiValues?["genre"], Self.genre, genre) }
-        if t.composer { o.list(s.multiValues?["composer"], Self.composer, composer) }
-        if t.disc, let n = s.integer(.discNumber) { o.line(Self.disc, n) }
-        if let sortArtist { o.line(Self.artistSort, sortArtist) }
-        if let sortAlbum { o.line(Self.albumSort, sortAlbum) }
-        if let sortAlbumArtist { o.line(Self.albumArtistSort, sortAlbumArtist) }
-        if let comment { o.line(Self.comment, comment) }
-        if let musicBrainz { o.line(Self.musicBrainzTrackID, musicBrainz) }
-        let ms = Int(s.number(.durationMS))
-        o.line(Self.time, Int64((ms + 500) / 1000))
+        if t.artist { for v in s.artists { o.line(Self.artist, v) } }
+        if t.albumArtist { for v in s.albumArtists { o.line(Self.albumArtist, v) } }
+        if t.title { o.line(Self.title, s.title) }
+        if t.album { o.line(Self.album, s.album) }
+        if t.track, let n = s.trackNumber { o.line(Self.track, Int64(n)) }
+        if t.date, let v = s.date { o.line(Self.date, v) }
+        if t.genre { for v in s.genres { o.line(Self.genre, v) } }
+        if t.composer { for v in s.composers { o.line(Self.composer, v) } }
+        if t.disc, let n = s.discNumber { o.line(Self.disc, Int64(n)) }
+        if t.artistSort, let v = s.sortArtist { o.line(Self.artistSort, v) }
+        if t.albumSort, let v = s.sortAlbum { o.line(Self.albumSort, v) }
+        if t.albumArtistSort, let v = s.sortAlbumArtist { o.line(Self.albumArtistSort, v) }
+        if t.comment, let v = s.comment { o.line(Self.comment, v) }
+        if t.musicBrainzTrackID, let v = s.musicBrainzTrackID { o.line(Self.musicBrainzTrackID, v) }
+        o.line(Self.time, Int64((s.durationMS + 500) / 1000))
         o.put(Self.duration)
-        o.seconds(ms: ms)
+        o.seconds(ms: s.durationMS)
         o.put(Self.newline)
         out.append(contentsOf: UnsafeBufferPointer(start: scratch, count: o.position - scratch))
     }
 
     /// `file: path` alone (`listall`).
-    static func file(_ s: ListedSong, into out: inout [UInt8]) {
+    static func file(_ s: SongRecord, into out: inout [UInt8]) {
         append(file, into: &out)
-        if let path = s.text(.path) { append(path, into: &out) }
+        var path = s.path
+        path.withUTF8 { v in
+            if isPlain(v, copyingTo: nil) { out.append(contentsOf: v) } else { MPDValueSanitizer.append(s.path, to: &out) }
+        }
         out.append(newline)
     }
 
@@ -122,27 +121,8 @@ final class SongLines {
         out.append(contentsOf: UnsafeBufferPointer(start: key.utf8Start, count: key.utf8CodeUnitCount))
     }
 
-    /// A text value as `MPDValueSanitizer.append(String(cString:))` gives it: SQLite's bytes as they
-    /// are when they are valid UTF-8 without control bytes (the usual case, `isPlain`), else through
-    /// the string. `value` is SQLite's NUL-terminated text (`ListedSong.text`).
-    @inline(__always)
-    static func append(_ value: UnsafeBufferPointer<UInt8>, into out: inout [UInt8]) {
-        if isPlain(value, copyingTo: nil) {
-            out.append(contentsOf: value)
-        } else {
-            slow(value, into: &out)
-        }
-    }
-
-    /// What a value that is not plain gives: SQLite's text is NUL-terminated, so this is what GRDB's
-    /// String reads (up to a NUL, invalid UTF-8 repaired), sanitised.
-    static func slow(_ value: UnsafeBufferPointer<UInt8>, into out: inout [UInt8]) {
-        let string = value.baseAddress.map { String(cString: $0) } ?? ""
-        MPDValueSanitizer.append(string, to: &out)
-    }
-
     /// Whether `value` goes out as it is: no byte below 0x20 (a control byte, which the sanitiser turns
-    /// into a space, or a NUL, where `String(cString:)` stops) and valid UTF-8. When `destination` is
+    /// into a space) and valid UTF-8. When `destination` is
     /// given, `value`'s bytes are copied there as they are checked (all of them, whatever the answer;
     /// it must have room).
     ///
@@ -235,24 +215,28 @@ private struct RawOutput {
         position += n
     }
 
-    /// A text value as `MPDValueSanitizer.append(String(cString:))` gives it (`SongLines.append`):
-    /// copied while it is checked, then kept, or written over by the slow path's bytes.
+    /// A value as `MPDValueSanitizer.append` gives it: copied while it is checked (`isPlain`), then
+    /// kept, or written over by the sanitiser's bytes.
     @inline(__always)
-    mutating func value(_ v: UnsafeBufferPointer<UInt8>) {
-        if SongLines.isPlain(v, copyingTo: position) { position += v.count } else { slow(v) }
+    mutating func value(_ text: String) {
+        var text = text
+        let plain = text.withUTF8 { v in
+            guard SongLines.isPlain(v, copyingTo: position) else { return false }
+            position += v.count
+            return true
+        }
+        if !plain {
+            var bytes: [UInt8] = []
+            MPDValueSanitizer.append(text, to: &bytes)
+            bytes.withUnsafeBufferPointer { put($0) }
+        }
     }
 
-    private mutating func slow(_ v: UnsafeBufferPointer<UInt8>) {
-        var bytes: [UInt8] = []
-        SongLines.slow(v, into: &bytes)
-        bytes.withUnsafeBufferPointer { put($0) }
-    }
-
-    /// `key: value\n`; a NULL text is written as empty (a NOT NULL column's).
+    /// `key: value\n`.
     @inline(__always)
-    mutating func line(_ key: StaticString, _ v: UnsafeBufferPointer<UInt8>?) {
+    mutating func line(_ key: StaticString, _ text: String) {
         put(key)
-        if let v { value(v) }
+        value(text)
         put(SongLines.newline)
     }
 
@@ -261,22 +245,6 @@ private struct RawOutput {
         put(key)
         integer(n)
         put(SongLines.newline)
-    }
-
-    /// A multi-valued tag: its values when the song has several, else the column's (none when NULL).
-    @inline(__always)
-    mutating func list(_ many: [String]?, _ key: StaticString, _ column: UnsafeBufferPointer<UInt8>?) {
-        if let many {
-            for v in many {
-                put(key)
-                var bytes: [UInt8] = []
-                MPDValueSanitizer.append(v, to: &bytes)
-                bytes.withUnsafeBufferPointer { put($0) }
-                put(SongLines.newline)
-            }
-        } else if let column {
-            line(key, column)
-        }
     }
 
     /// `String(n)`'s digits.
