@@ -49,6 +49,16 @@ import Testing
         }
         // The records themselves carry the multi-valued tags in position order.
         let records = try Catalog(pool).songs(under: "")
+        // Read from the statement in place, they are the records GRDB's row decoding gives (here and
+        // over the whole fixture library).
+        func decoded(_ pool: DatabasePool) throws -> [SongRecord] {
+            try pool.read { db in
+                let values = try Catalog.multiValues(db)
+                return try Row.fetchAll(db, sql: "SELECT \(Catalog.columns) FROM tracks ORDER BY path").map { Catalog.record($0, values) }
+            }
+        }
+        #expect(records == (try decoded(pool)))
+        #expect(try Catalog(ServerFixture.pool).songs(under: "") == (try decoded(ServerFixture.pool)))
         let first = try #require(records.first { $0.path == "a/1.mp3" })
         #expect(first.artists == ["X", "Y"] && first.genres == ["Rock", "Pop"] && first.composers == ["C1", "C2"])
         #expect(first.albumArtists == ["AA1", "AA2"])

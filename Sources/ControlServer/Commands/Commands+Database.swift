@@ -9,10 +9,10 @@ extension ControlCommands {
             MPDCommand("lsinfo", .between(0, 1), permission: .read) { (ctx: inout MPDContext, req, w: inout MPDResponseWriter) throws(MPDError) in
                 let uri = try MusicPath.normalize(req.arguments.first, command: "lsinfo")
                 // The folder's own songs and its subfolders' times: the songs below those are not read.
-                let folders = Dictionary(try ctx.folderRuns(under: uri).map { ($0.folder, $0.newest) }, uniquingKeysWith: max)
-                let songs = folders[uri] == nil ? [] : try libraryCall { try ctx.catalog.songs(directlyIn: uri) }
+                let tree = try ctx.folderTree()
+                let songs = tree.times[uri] == nil ? [] : try libraryCall { try ctx.catalog.songs(directlyIn: uri) }
                 let playlists = try libraryCall { try ctx.catalog.playlists() }.filter { DirectoryTree.parent(of: $0.path) == uri }
-                if folders.isEmpty, playlists.isEmpty, !uri.isEmpty {
+                if !tree.exists(uri), playlists.isEmpty, !uri.isEmpty {
                     // A song's own path lists that song.
                     if let id = try libraryCall({ try ctx.catalog.trackID(path: uri) }),
                         let song = try libraryCall({ try ctx.catalog.songs(ids: [id]).first })
@@ -29,7 +29,7 @@ extension ControlCommands {
                         w.field("Last-Modified", SongWriter.timestamp(p.modified))
                     }
                 }
-                for dir in DirectoryTree.subdirectories(of: uri, folders: folders) {
+                for dir in tree.children[uri] ?? [] {
                     w.field("directory", dir.path)
                     w.field("Last-Modified", SongWriter.timestamp(dir.modified))
                 }

@@ -1,7 +1,5 @@
 import Library
 
-import Library
-
 /// Directories as MPD shows them, derived from the songs' paths (the library stores songs, not folders).
 /// Listings stream them (`DirectoryStream`); this holds what the stream and `lsinfo` share.
 enum DirectoryTree {
@@ -10,24 +8,42 @@ enum DirectoryTree {
         case song(SongRecord)
     }
 
-    /// The immediate subdirectories of `base` and their newest times, in the order the tree lists them
-    /// (their songs' path order), from the folders' times (`Catalog.folderRuns`, merged by name) alone.
-    static func subdirectories(of base: String, folders: [String: Int64]) -> [(path: String, modified: Int64)] {
-        let prefix = base.isEmpty ? "" : base + "/"
-        var newest: [String: Int64] = [:]
-        for (folder, time) in folders where folder.utf8.count > prefix.utf8.count {
-            let rest = folder.utf8.dropFirst(prefix.utf8.count)
-            let end = rest.firstIndex(of: UInt8(ascii: "/")) ?? rest.endIndex
-            let dir = String(folder[..<end])
-            newest[dir] = max(newest[dir] ?? .min, time)
-        }
-        // A folder's songs all start with its path and '/': that decides where it comes.
-        return newest.map { (path: $0.key, modified: $0.value) }
-            .sorted { ($0.path + "/").utf8.lexicographicallyPrecedes(($1.path + "/").utf8) }
-    }
-
+    /// The folder holding `path` ("" for the music folder).
     static func parent(of path: String) -> String {
         guard let slash = path.lastIndex(of: "/") else { return "" }
         return String(path[..<slash])
+    }
+
+    /// Every folder's immediate subfolders with the newest song's time below each, in the order the
+    /// listings give them (their songs' path order), worked out once for the whole library: `lsinfo`
+    /// asks for one folder at a time, and the library's songs are kept in memory until it changes, so
+    /// this is too.
+    struct Folders: Sendable {
+        /// A folder's subfolders with their newest times, in listing order ("" is the music folder).
+        let children: [String: [(path: String, modified: Int64)]]
+        /// The folders that hold songs directly, with their songs' newest times.
+        let times: [String: Int64]
+
+        /// `runs`: `Catalog.folderRuns` of the whole library (folders merged by name, as `lsinfo` shows them).
+        init(runs: [(folder: String, newest: Int64)]) {
+            let times = Dictionary(runs.map { ($0.folder, $0.newest) }, uniquingKeysWith: max)
+            var newest: [String: [String: Int64]] = [:]
+            for (folder, time) in times {
+                var child = folder
+                while !child.isEmpty {
+                    let parent = DirectoryTree.parent(of: child)
+                    newest[parent, default: [:]][child] = max(newest[parent]?[child] ?? .min, time)
+                    child = parent
+                }
+            }
+            children = newest.mapValues { below in
+                below.map { (path: $0.key, modified: $0.value) }
+                    .sorted { ($0.path + "/").utf8.lexicographicallyPrecedes(($1.path + "/").utf8) }
+            }
+            self.times = times
+        }
+
+        /// Whether anything below `folder` (or in it) holds songs.
+        func exists(_ folder: String) -> Bool { times[folder] != nil || children[folder] != nil }
     }
 }

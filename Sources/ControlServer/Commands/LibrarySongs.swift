@@ -15,10 +15,13 @@ final class LibrarySongs: Sendable {
     /// The folders that hold songs directly, as runs in path order with their songs' newest times
     /// (`Catalog.folderRuns`).
     let folders = KeptUntilChange<[(folder: String, newest: Int64)]>()
+    /// The folders as `lsinfo` lists them, worked out from `folders`.
+    let tree = KeptUntilChange<DirectoryTree.Folders>()
 
     func clear() {
         songs.clear()
         folders.clear()
+        tree.clear()
     }
 }
 

@@ -68,6 +68,12 @@ public struct MPDContext: MPDCommandContext {
         return all.filter { $0.folder.utf8.elementsEqual(own) || $0.folder.utf8.starts(with: prefix) }
     }
 
+    /// The library's folders as `lsinfo` lists them (kept in memory between commands: `LibrarySongs`).
+    func folderTree() throws(MPDError) -> DirectoryTree.Folders {
+        let runs = try folderRuns(under: "")
+        return try libraryCall { try librarySongs.tree.get { DirectoryTree.Folders(runs: runs) } }
+    }
+
     /// Runs a request on the engine; the next `player()` reads the state anew.
     mutating func control(_ request: ControlRequest) throws(MPDError) -> [Int] {
         cachedPlayer = nil

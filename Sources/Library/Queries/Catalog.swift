@@ -48,9 +48,12 @@ public struct Catalog: Sendable {
             let args: StatementArguments = directory.isEmpty ? [] : [directory + "/", directory + "0"]
             // From a cursor, one row at a time: a whole array of rows first doubled the peak memory of a
             // large library's read (and the allocator keeps such a peak).
+            // Each column read from the statement in place (`record(statement:)`): the whole library is
+            // read at once for the control socket's listings, and GRDB's row decoding took most of it.
             var songs: [SongRecord] = []
-            let rows = try Row.fetchCursor(db.cachedStatement(sql: sql), arguments: args)
-            while let row = try rows.next() { songs.append(Self.record(row, values)) }
+            let statement = try db.cachedStatement(sql: sql)
+            let rows = try Row.fetchCursor(statement, arguments: args)
+            while try rows.next() != nil { songs.append(Self.record(statement: statement.sqliteStatement, values)) }
             return songs
         }
     }
@@ -161,6 +164,29 @@ public struct Catalog: Sendable {
         comment, musicbrainz_trackid, sort_artist, sort_album, sort_album_artist, duration_ms, samples, sample_rate, \
         channels, bitrate
         """
+
+    /// `record(row)` read from the statement's current row directly, as GRDB reads the same columns
+    /// (text with `String(cString:)`, a NULL as nil).
+    static func record(statement s: SQLiteStatement, _ values: [Int64: [String: [String]]]) -> SongRecord {
+        @inline(__always) func text(_ i: Int32) -> String? { sqlite3_column_text(s, i).map { String(cString: $0) } }
+        @inline(__always) func int(_ i: Int32) -> Int? {
+            sqlite3_column_type(s, i) == SQLITE_NULL ? nil : Int(sqlite3_column_int64(s, i))
+        }
+        let id = sqlite3_column_int64(s, 0)
+        let v = values[id]
+        func list(_ field: String, _ index: Int32) -> [String] {
+            if let many = v?[field] { return many }
+            return text(index).map { [$0] } ?? []
+        }
+        return SongRecord(
+            id: id, path: text(1) ?? "", modified: sqlite3_column_int64(s, 2) / 1_000_000_000, title: text(3) ?? "",
+            artists: list("artist", 4), album: text(5) ?? "", albumArtists: list("album_artist", 6),
+            genres: list("genre", 7), composers: list("composer", 8), date: text(9),
+            trackNumber: int(10), discNumber: int(11), comment: text(12),
+            musicBrainzTrackID: text(13), sortArtist: text(14), sortAlbum: text(15),
+            sortAlbumArtist: text(16), durationMS: int(17) ?? 0, samples: Int64(int(18) ?? 0),
+            sampleRate: int(19) ?? 0, channels: int(20) ?? 0, bitrate: int(21) ?? 0)
+    }
 
     static func record(_ r: Row, _ values: [Int64: [String: [String]]]) -> SongRecord {
         let id: Int64 = r[0]
