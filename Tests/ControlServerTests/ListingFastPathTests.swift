@@ -62,18 +62,8 @@ import Testing
     @Test func oddValuesAndRepeatedTimesListAsTheRecordsAreWritten() throws {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("cw-fast-\(UUID().uuidString.prefix(8))")
         defer { try? FileManager.default.removeItem(at: dir) }
-        let music = dir.appendingPathComponent("music")
-        let source = ServerFixture.music + "/Durations/01 CBR Info.mp3"
         let paths = (0..<10).map { "d\($0 % 3)/s\($0).mp3" } + ["d1/sub/x.mp3", "top.mp3"]
-        for path in paths {
-            let url = music.appendingPathComponent(path)
-            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-            try FileManager.default.copyItem(atPath: source, toPath: url.path)
-        }
-        let pool = try LibraryDatabase.open(at: dir.appendingPathComponent("lib.sqlite").path)
-        var quiet = Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() })
-        quiet.logLevel = .critical
-        _ = try LibraryScanner(musicFolder: music.path, database: pool, logger: quiet).run()
+        let (music, pool) = try ServerFixture.indexedCopies(at: paths, in: dir)
 
         // A fixed sequence of values: lengths 0…40, mostly plain, some with a special byte anywhere.
         var state: UInt64 = 0x9E37_79B9_7F4A_7C15
@@ -119,17 +109,8 @@ import Testing
                 for command in ["listallinfo", "listall"] {
                     let line = uri.isEmpty ? command : "\(command) \"\(uri)\""
                     let result = commands.execute(MPDCommandBatch(mode: .single, lines: [Array(line.utf8)]), client: &client)
-                    var w = MPDResponseWriter()
-                    WholeArrayTree.walk(try Catalog(pool).songs(under: uri), base: uri) { entry in
-                        switch entry {
-                        case .directory(let path, let modified):
-                            w.field("directory", path)
-                            if command == "listallinfo" { w.field("Last-Modified", SongWriter.timestamp(modified)) }
-                        case .song(let song):
-                            if command == "listallinfo" { SongWriter.write(song, tags: tags, into: &w) } else { w.field("file", song.path) }
-                        }
-                    }
-                    #expect(result.output == w.bytes + MPDResponse.ok, "\(line) \(tags.sorted())")
+                    let expected = WholeArrayTree.listing(command, try Catalog(pool).songs(under: uri), base: uri, tags: tags)
+                    #expect(result.output == expected, "\(line) \(tags.sorted())")
                 }
             }
         }

@@ -148,6 +148,23 @@ final class ServerFixture: @unchecked Sendable {
         try? FileManager.default.removeItem(at: dir)
     }
 
+    /// A library of copies of one fixture song at `paths` under `dir/music`, indexed into `dir/lib.sqlite`
+    /// (for tests that then change its rows).
+    static func indexedCopies(at paths: [String], in dir: URL) throws -> (music: URL, pool: DatabasePool) {
+        let music = dir.appendingPathComponent("music")
+        let source = Self.music + "/Durations/01 CBR Info.mp3"
+        for path in paths {
+            let url = music.appendingPathComponent(path)
+            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try FileManager.default.copyItem(atPath: source, toPath: url.path)
+        }
+        let pool = try LibraryDatabase.open(at: dir.appendingPathComponent("lib.sqlite").path)
+        var quiet = Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() })
+        quiet.logLevel = .critical
+        _ = try LibraryScanner(musicFolder: music.path, database: pool, logger: quiet).run()
+        return (music, pool)
+    }
+
     /// Runs a program (mpc, python3) and returns its standard output; fails the test on a non-zero exit.
     func run(_ program: String, _ args: [String], sourceLocation: SourceLocation = #_sourceLocation) throws -> String {
         let r = try ChildProcess.run(program, args)

@@ -1,5 +1,6 @@
 @testable import ControlServer
 import Library
+import MPDProtocol
 
 /// The listing as it was before it streamed: the whole array of songs under `base`, cut into
 /// directories level by level. The streamed listings must answer exactly what this walk gives.
@@ -52,5 +53,21 @@ struct WholeArrayTree {
             walk(songs[dir.songs], base: dir.path, visit)
         }
         for song in tree.files { visit(.song(song)) }
+    }
+
+    /// The answer of `listallinfo` (or `listall`) below `base` with these tag types, made from the
+    /// walk with `SongWriter` (sanitised values), `OK` included.
+    static func listing(_ command: String, _ songs: [SongRecord], base: String, tags: Set<String>) -> [UInt8] {
+        var w = MPDResponseWriter()
+        walk(songs, base: base) { entry in
+            switch entry {
+            case .directory(let path, let modified):
+                w.field("directory", path)
+                if command == "listallinfo" { w.field("Last-Modified", SongWriter.timestamp(modified)) }
+            case .song(let song):
+                if command == "listallinfo" { SongWriter.write(song, tags: tags, into: &w) } else { w.field("file", song.path) }
+            }
+        }
+        return w.bytes + MPDResponse.ok
     }
 }

@@ -16,14 +16,13 @@ import argparse
 import os
 import shutil
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
-from socket_bench import ROOT, ClickWheel, log, rss_mib  # noqa: E402
+from socket_bench import ClickWheel, log, prepare, rss_mib, server_arguments  # noqa: E402
 
 
 def timed(client, command):
@@ -34,26 +33,11 @@ def timed(client, command):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--corpus", default="/tmp/clickwheel-corpus")
+    server_arguments(ap)
     ap.add_argument("--calls", type=int, default=15)
-    ap.add_argument("--shared", default=os.environ.get("CLICKWHEEL_SHARED", os.path.join(ROOT, "..", "shared")))
-    ap.add_argument("--mpd", default=shutil.which("mpd") or "/usr/bin/mpd")
-    ap.add_argument("--binary", help="a clickwheel binary (default: build the release one)")
     a = ap.parse_args()
-    sys.path.insert(0, os.path.join(a.shared, "bench"))
+    music, binary = prepare(a)
     import mpd_anchor  # noqa: E402
-
-    if not os.path.exists(os.path.join(a.corpus, "manifest.json")):
-        log("making the corpus in %s" % a.corpus)
-        subprocess.run([sys.executable, os.path.join(a.shared, "bench", "make_corpus.py"), "--out", a.corpus],
-                       check=True)
-    music = os.path.join(a.corpus, "music")
-    binary = a.binary
-    if not binary:
-        log("building clickwheel (release)")
-        subprocess.run(["swift", "build", "-c", "release", "--product", "clickwheel"], cwd=ROOT, check=True,
-                       stdout=subprocess.DEVNULL)
-        binary = os.path.join(ROOT, ".build", "release", "clickwheel")
 
     work = tempfile.mkdtemp(prefix="cw-browse-bench-")
     cw = ClickWheel(binary, music, os.path.join(work, "clickwheel"))

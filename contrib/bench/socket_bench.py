@@ -189,29 +189,39 @@ def measure(server, pid, client, log_prefix):
     return out
 
 
-def main():
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+def server_arguments(ap):
+    """The options every ClickWheel-against-MPD benchmark takes (this one and browse_bench.py)."""
     ap.add_argument("--corpus", default="/tmp/clickwheel-corpus")
-    ap.add_argument("--runs", type=int, default=3)
     ap.add_argument("--shared", default=os.environ.get("CLICKWHEEL_SHARED", os.path.join(ROOT, "..", "shared")))
     ap.add_argument("--mpd", default=shutil.which("mpd") or "/usr/bin/mpd")
     ap.add_argument("--binary", help="a clickwheel binary (default: build the release one)")
-    ap.add_argument("--json", help="write every figure here")
-    a = ap.parse_args()
-    sys.path.insert(0, os.path.join(a.shared, "bench"))
-    import mpd_anchor  # noqa: E402  (MPD driver and the status client, from shared/)
 
+
+def prepare(a):
+    """Puts shared/bench on the path, makes the corpus when it is missing and builds the release binary
+    unless one was given; returns (music folder, clickwheel binary)."""
+    sys.path.insert(0, os.path.join(a.shared, "bench"))
     if not os.path.exists(os.path.join(a.corpus, "manifest.json")):
         log("making the corpus in %s" % a.corpus)
         subprocess.run([sys.executable, os.path.join(a.shared, "bench", "make_corpus.py"), "--out", a.corpus],
                        check=True)
-    music = os.path.join(a.corpus, "music")
     binary = a.binary
     if not binary:
         log("building clickwheel (release)")
         subprocess.run(["swift", "build", "-c", "release", "--product", "clickwheel"], cwd=ROOT, check=True,
                        stdout=subprocess.DEVNULL)
         binary = os.path.join(ROOT, ".build", "release", "clickwheel")
+    return os.path.join(a.corpus, "music"), binary
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    server_arguments(ap)
+    ap.add_argument("--runs", type=int, default=3)
+    ap.add_argument("--json", help="write every figure here")
+    a = ap.parse_args()
+    music, binary = prepare(a)
+    import mpd_anchor  # noqa: E402  (MPD driver and the status client, from shared/)
 
     work = tempfile.mkdtemp(prefix="cw-socket-bench-")
     cw = ClickWheel(binary, music, os.path.join(work, "clickwheel"))
