@@ -27,6 +27,28 @@ import Testing
         #expect(c.roundTrip("list albumsort").contains("\nAlbumSort: Durations\n"))
     }
 
+    /// `sort` orders by the tag's first value (falling back as `list` does), `-` reverses, `window`
+    /// cuts; songs with equal keys stay in path order.
+    @Test func findSortsAndWindows() throws {
+        let f = try ServerFixture()
+        let c = try RawClient(f.socket)
+        _ = c.response()
+        let songs = try Catalog(ServerFixture.pool).songs(under: "")
+        func titles(_ answer: String) -> [String] {
+            answer.split(separator: "\n").filter { $0.hasPrefix("Title: ") }.map { String($0.dropFirst(7)) }
+        }
+        let byTitle = songs.map(\.title).sorted()
+        #expect(titles(c.roundTrip("find \"(base '')\" sort Title")) == byTitle)
+        #expect(titles(c.roundTrip("find \"(base '')\" sort -Title")) == byTitle.reversed())
+        #expect(titles(c.roundTrip("find \"(base '')\" sort Title window 2:5")) == Array(byTitle[2..<5]))
+        let files = { (answer: String) in answer.split(separator: "\n").filter { $0.hasPrefix("file: ") }.map { String($0.dropFirst(6)) } }
+        let byAlbumArtist = songs.enumerated().sorted {
+            let a = $0.element.albumArtists.first ?? $0.element.artists.first ?? "", b = $1.element.albumArtists.first ?? $1.element.artists.first ?? ""
+            return a != b ? a < b : $0.offset < $1.offset
+        }.map(\.element.path)
+        #expect(files(c.roundTrip("find \"(base '')\" sort AlbumArtist")) == byAlbumArtist)
+    }
+
     /// The songs and folders are read once and kept; a change to the library (the `database` event the
     /// scanner sends) makes the next command read them again.
     @Test func aLibraryChangeIsSeenByTheNextCommand() throws {

@@ -116,7 +116,8 @@ extension ControlCommands {
                 }
                 var totals: [String: (Int, Int)] = [:]
                 for s in songs {
-                    for v in SongWriter.values(s, group).isEmpty ? [""] : SongWriter.values(s, group) {
+                    let values = SongWriter.values(s, group)
+                    for v in values.isEmpty ? [""] : values {
                         totals[v, default: (0, 0)].0 += 1
                         totals[v, default: (0, 0)].1 += s.durationMS
                     }
@@ -212,7 +213,8 @@ extension ControlCommands {
         if let filter = request.filter.map(SongFilter.init) { songs = songs.filter(filter.matches) }
         switch request.sort {
         case .tag(let tag)?:
-            songs.sort { (SongWriter.values($0, tag).first ?? "") < (SongWriter.values($1, tag).first ?? "") }
+            // Each song's key made once, not twice per comparison.
+            songs = songs.map { (key: SongWriter.values($0, tag).first ?? "", song: $0) }.sorted { $0.key < $1.key }.map(\.song)
         case .lastModified?:
             songs.sort { $0.modified < $1.modified }
         case nil:
