@@ -56,31 +56,32 @@ extension ControlCommands {
             },
             MPDCommand("list", .atLeast(1), permission: .read) { (ctx: inout MPDContext, req, w: inout MPDResponseWriter) throws(MPDError) in
                 let request = try MPDListRequest.parse(req.arguments)
-                var songs = try ctx.allSongs()
-                if let filter = request.filter.map(SongFilter.init) { songs = songs.filter(filter.matches) }
+                let songs = try ctx.allSongs(), filter = request.filter.map(SongFilter.init)
                 // Distinct (group values…, value) tuples, sorted; a group line is written when it changes.
                 var rows = Set<[String]>()
                 if request.groups.isEmpty {
                     var values = Set<String>()
-                    for song in songs {
+                    songs.forEach(matching: filter) { song in
                         let v = SongWriter.values(song, request.tag)
                         if v.isEmpty { values.insert("") } else { values.formUnion(v) }
+                        return true
                     }
                     rows = Set(values.map { [$0] })
                 } else if request.groups.count == 1 {
                     // The usual grouped list (albums by album artist): pairs, without an array per song.
                     struct Pair: Hashable { let group, value: String }
                     var pairs = Set<Pair>()
-                    for song in songs {
+                    songs.forEach(matching: filter) { song in
                         let groups = SongWriter.values(song, request.groups[0]), values = SongWriter.values(song, request.tag)
                         for g in groups.isEmpty ? [""] : groups {
                             for v in values.isEmpty ? [""] : values { pairs.insert(Pair(group: g, value: v)) }
                         }
+                        return true
                     }
                     rows = Set(pairs.map { [$0.group, $0.value] })
                 } else {
                     let tags = request.groups + [request.tag]
-                    for song in songs {
+                    songs.forEach(matching: filter) { song in
                         var partial: [[String]] = [[]]
                         for tag in tags {
                             let values = SongWriter.values(song, tag)
@@ -88,6 +89,7 @@ extension ControlCommands {
                             partial = partial.flatMap { p in options.map { p + [$0] } }
                         }
                         rows.formUnion(partial)
+                        return true
                     }
                 }
                 var last: [String] = []
@@ -107,20 +109,26 @@ extension ControlCommands {
             },
             MPDCommand("count", .atLeast(1), permission: .read) { (ctx: inout MPDContext, req, w: inout MPDResponseWriter) throws(MPDError) in
                 let request = try MPDSearchRequest.parseCount(req.arguments)
-                var songs = try ctx.allSongs()
-                if let filter = request.filter.map(SongFilter.init) { songs = songs.filter(filter.matches) }
+                let songs = try ctx.allSongs(), filter = request.filter.map(SongFilter.init)
                 guard let group = request.group else {
-                    w.field("songs", songs.count)
-                    w.field("playtime", songs.reduce(0) { $0 + $1.durationMS } / 1000)
+                    var count = 0, playtime = 0
+                    songs.forEach(matching: filter) { s in
+                        count += 1
+                        playtime += s.durationMS
+                        return true
+                    }
+                    w.field("songs", count)
+                    w.field("playtime", playtime / 1000)
                     return
                 }
                 var totals: [String: (Int, Int)] = [:]
-                for s in songs {
+                songs.forEach(matching: filter) { s in
                     let values = SongWriter.values(s, group)
                     for v in values.isEmpty ? [""] : values {
                         totals[v, default: (0, 0)].0 += 1
                         totals[v, default: (0, 0)].1 += s.durationMS
                     }
+                    return true
                 }
                 for (value, t) in totals.sorted(by: { $0.key < $1.key }) {
                     w.field(group.name, value)
@@ -191,11 +199,11 @@ extension ControlCommands {
         if request.sort == nil, !request.sortDescending, request.window == nil {
             // In path order, as kept: each match is written as it is found (the writer streams).
             let tags = SongWriter.Tags(ctx.client.tagTypes)
-            let filter = request.filter.map(SongFilter.init)
-            for song in try ctx.allSongs() where filter?.matches(song) ?? true {
+            try ctx.allSongs().forEach(matching: request.filter.map(SongFilter.init)) { song in
                 SongWriter.write(song, tags: tags, into: &w)
-                if w.abandoned { throw .abandoned }
+                return !w.abandoned
             }
+            if w.abandoned { throw .abandoned }
             return
         }
         for song in try matchingSongs(&ctx, req, foldCase: foldCase).songs {
@@ -209,8 +217,7 @@ extension ControlCommands {
         throws(MPDError) -> (songs: [SongRecord], position: MPDArgument?)
     {
         let request = try MPDSearchRequest.parse(req.arguments, foldCase: foldCase, acceptsPosition: adding)
-        var songs = try ctx.allSongs()
-        if let filter = request.filter.map(SongFilter.init) { songs = songs.filter(filter.matches) }
+        var songs = try ctx.allSongs().matching(request.filter.map(SongFilter.init))
         switch request.sort {
         case .tag(let tag)?:
             // Each song's key made once, not twice per comparison.

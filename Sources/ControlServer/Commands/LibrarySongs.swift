@@ -49,3 +49,20 @@ final class KeptUntilChange<Value: Sendable>: Sendable {
         state.withLock { $0 = (nil, $0.generation + 1) }
     }
 }
+
+extension Array where Element == SongRecord {
+    /// Calls `body` with each song `filter` matches (every song without one) until it returns false,
+    /// without gathering the matches into an array first (`count genre "Rock"` matched a quarter of
+    /// the library, and copying them cost a third of its time).
+    func forEach(matching filter: SongFilter?, _ body: (SongRecord) -> Bool) {
+        for song in self where filter?.matches(song) ?? true {
+            if !body(song) { return }
+        }
+    }
+
+    /// The songs `filter` matches (all of them without one).
+    func matching(_ filter: SongFilter?) -> [SongRecord] {
+        guard let filter else { return self }
+        return self.filter(filter.matches)
+    }
+}
