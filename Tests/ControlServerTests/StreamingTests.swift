@@ -6,8 +6,8 @@ import Logging
 import MPDProtocol
 import Testing
 
-/// Streamed listings (`listall`, `listallinfo` from a database cursor) answer exactly what the
-/// whole-array listing answered; a slow reader of one is served, not dropped; `status` reads the
+/// Streamed listings (`listall`, `listallinfo`, written as they are made from the kept songs) answer
+/// exactly what the whole-array listing answered; a slow reader of one is served, not dropped; `status` reads the
 /// published player state, fresh after every change.
 @Suite(.serialized) struct StreamingTests {
     /// The listing as the previous implementation made it: every song read into an array, walked with
@@ -63,8 +63,8 @@ import Testing
         return out
     }
 
-    /// find and search without sort or window stream from the cursor: the same songs, in the same
-    /// (path) order, as filtering the whole array gave.
+    /// find and search without sort or window stream their matches as they find them: the same songs,
+    /// in the same (path) order, as filtering the whole array gave.
     @Test func findAndSearchStreamTheSameSongs() throws {
         let f = try ServerFixture()
         let c = try RawClient(f.socket)
@@ -107,7 +107,7 @@ import Testing
     }
 
     /// A client that hangs up during a long listing stops it: once the streaming writer hears that its
-    /// chunks are no longer wanted, the cursor closes instead of reading the rest of the library for
+    /// chunks are no longer wanted, it stops instead of going through the rest of the library for
     /// nobody. Without a hang-up the same writer gets the whole answer.
     @Test(arguments: ["listallinfo", "listall", "search title \"e\"", "find \"(base '')\""])
     func aListingNobodyTakesStops(line: String) throws {

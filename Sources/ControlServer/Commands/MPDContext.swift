@@ -275,7 +275,7 @@ func libraryCall<T>(_ body: () throws -> T) throws(MPDError) -> T {
 }
 
 extension MPDError {
-    /// A streamed listing stopped early because its client is gone (`MPDResponseWriter.abandoned`): its
-    /// database cursor is closed instead of running to the end for nobody. No one reads this error.
+    /// A streamed listing stopped early because its client is gone (`MPDResponseWriter.abandoned`),
+    /// instead of formatting the rest of the library for nobody. No one reads this error.
     static var abandoned: MPDError { .system("the client is gone; the listing stopped") }
 }
