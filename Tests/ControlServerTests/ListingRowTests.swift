@@ -44,7 +44,19 @@ import Testing
         func decoded(_ pool: DatabasePool) throws -> [SongRecord] {
             try pool.read { db in
                 let values = try Catalog.multiValues(db)
-                return try Row.fetchAll(db, sql: "SELECT \(Catalog.columns) FROM tracks ORDER BY path").map { Catalog.record($0, values) }
+                return try Row.fetchAll(db, sql: "SELECT \(Catalog.columns) FROM tracks ORDER BY path").map { r in
+                    let id: Int64 = r[0]
+                    let v = values[id] ?? [:]
+                    func list(_ field: String, _ index: Int) -> [String] { v[field] ?? (r[index] as String?).map { [$0] } ?? [] }
+                    return SongRecord(
+                        id: id, path: r[1], modified: (r[2] as Int64) / 1_000_000_000, title: r[3],
+                        artists: list("artist", 4), album: r[5], albumArtists: list("album_artist", 6),
+                        genres: list("genre", 7), composers: list("composer", 8), date: r[9],
+                        trackNumber: r[10], discNumber: r[11], comment: r[12],
+                        musicBrainzTrackID: r[13], sortArtist: r[14], sortAlbum: r[15],
+                        sortAlbumArtist: r[16], durationMS: r[17], samples: r[18] ?? 0,
+                        sampleRate: r[19] ?? 0, channels: r[20] ?? 0, bitrate: r[21] ?? 0)
+                }
             }
         }
         #expect(records == (try decoded(pool)))

@@ -1,12 +1,12 @@
 import Library
 import Synchronization
 
-/// What `list`, `count`, `find`, `search` (and their `…add` forms) and `lsinfo` read of the library,
-/// read from the database once and kept until the library changes (`clear`, on the database event).
-/// Each such command read and decoded every row of a 10,000-song library (about 100 ms; `lsinfo` 7 ms
-/// for the folders' times), where MPD, whose database lives in memory, answers in 1–3 ms; filtering
-/// records already in memory takes a few. The records of 10,000 songs take about 7 MiB; they are read
-/// when a client first asks. `listall` and `listallinfo` still stream from the database.
+/// What the library commands (`listall`, `listallinfo`, `lsinfo`, `list`, `count`, `find`, `search`
+/// and the `…add` forms) read of the library, read from the database once and kept until the library
+/// changes (`clear`, on the database event). Each such command read and decoded every row of a
+/// 10,000-song library (about 100 ms; `lsinfo` 7 ms for the folders' times), where MPD, whose database
+/// lives in memory, answers in 1–3 ms; going over records already in memory takes a few. The records
+/// of 10,000 songs take about 7.5 MiB; they are read when a client first asks.
 ///
 /// Thread rules: any thread but an event loop (a first read blocks on the database).
 final class LibrarySongs: Sendable {

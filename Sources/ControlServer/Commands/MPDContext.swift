@@ -70,8 +70,7 @@ public struct MPDContext: MPDCommandContext {
 
     /// The library's folders as `lsinfo` lists them (kept in memory between commands: `LibrarySongs`).
     func folderTree() throws(MPDError) -> DirectoryTree.Folders {
-        let runs = try folderRuns(under: "")
-        return try libraryCall { try librarySongs.tree.get { DirectoryTree.Folders(runs: runs) } }
+        try libraryCall { try librarySongs.tree.get { DirectoryTree.Folders(runs: try folderRuns(under: "")) } }
     }
 
     /// Runs a request on the engine; the next `player()` reads the state anew.

@@ -23,7 +23,7 @@ extension Catalog {
                 : "SELECT \(Self.columns) FROM tracks WHERE path > ? AND path < ? AND instr(substr(path, ?), '/') = 0 ORDER BY path"
             let args: StatementArguments = directory.isEmpty
                 ? [] : [directory + "/", directory + "0", directory.unicodeScalars.count + 2]
-            return try Row.fetchAll(db.cachedStatement(sql: sql), arguments: args).map { Self.record($0, values) }
+            return try Self.records(db, sql: sql, arguments: args, values)
         }
     }
 

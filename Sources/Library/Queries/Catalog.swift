@@ -46,15 +46,7 @@ public struct Catalog: Sendable {
                 ? "SELECT \(Self.columns) FROM tracks ORDER BY path"
                 : "SELECT \(Self.columns) FROM tracks WHERE path > ? AND path < ? ORDER BY path"
             let args: StatementArguments = directory.isEmpty ? [] : [directory + "/", directory + "0"]
-            // From a cursor, one row at a time: a whole array of rows first doubled the peak memory of a
-            // large library's read (and the allocator keeps such a peak).
-            // Each column read from the statement in place (`record(statement:)`): the whole library is
-            // read at once for the control socket's listings, and GRDB's row decoding took most of it.
-            var songs: [SongRecord] = []
-            let statement = try db.cachedStatement(sql: sql)
-            let rows = try Row.fetchCursor(statement, arguments: args)
-            while try rows.next() != nil { songs.append(Self.record(statement: statement.sqliteStatement, values)) }
-            return songs
+            return try Self.records(db, sql: sql, arguments: args, values)
         }
     }
 
@@ -75,8 +67,7 @@ public struct Catalog: Sendable {
                     values[row[0], default: [:]][row[1], default: []].append(row[2])
                 }
                 let sql = "SELECT \(Self.columns) FROM tracks WHERE id IN (\(marks))"
-                for row in try Row.fetchAll(db, sql: sql, arguments: StatementArguments(part)) {
-                    let r = Self.record(row, values)
+                for r in try Self.records(db, sql: sql, arguments: StatementArguments(part), values, cached: false) {
                     byID[r.id] = r
                 }
             }
@@ -157,7 +148,7 @@ public struct Catalog: Sendable {
         return out
     }
 
-    /// The columns `record` reads, in the order it reads them by position (a lookup by name costs a
+    /// The columns `records` reads, in the order it reads them by position (a lookup by name costs a
     /// scan of the row's columns, per field, per song).
     static let columns = """
         id, path, mtime_ns, title, artist, album, album_artist, genre, composer, date, track_number, disc_number, \
@@ -165,43 +156,38 @@ public struct Catalog: Sendable {
         channels, bitrate
         """
 
-    /// `record(row)` read from the statement's current row directly, as GRDB reads the same columns
-    /// (text with `String(cString:)`, a NULL as nil).
-    static func record(statement s: SQLiteStatement, _ values: [Int64: [String: [String]]]) -> SongRecord {
+    /// The songs `sql` (selecting `columns`) gives, each read from the statement's current row in place
+    /// (text as GRDB reads it, with `String(cString:)`; a NULL as nil), one row at a time: GRDB's row
+    /// decoding took most of a whole library's read, and a whole array of rows first doubled its peak
+    /// memory (which the allocator keeps). `cached`: the statement is kept for the next call (not for
+    /// SQL that changes with its arguments' count).
+    static func records(
+        _ db: Database, sql: String, arguments: StatementArguments, _ values: [Int64: [String: [String]]], cached: Bool = true
+    ) throws -> [SongRecord] {
+        let statement = cached ? try db.cachedStatement(sql: sql) : try db.makeStatement(sql: sql)
+        let rows = try Row.fetchCursor(statement, arguments: arguments)
+        let s = statement.sqliteStatement
         @inline(__always) func text(_ i: Int32) -> String? { sqlite3_column_text(s, i).map { String(cString: $0) } }
         @inline(__always) func int(_ i: Int32) -> Int? {
             sqlite3_column_type(s, i) == SQLITE_NULL ? nil : Int(sqlite3_column_int64(s, i))
         }
-        let id = sqlite3_column_int64(s, 0)
-        let v = values[id]
-        func list(_ field: String, _ index: Int32) -> [String] {
-            if let many = v?[field] { return many }
-            return text(index).map { [$0] } ?? []
+        var songs: [SongRecord] = []
+        while try rows.next() != nil {
+            let id = sqlite3_column_int64(s, 0)
+            let v = values[id]
+            func list(_ field: String, _ index: Int32) -> [String] {
+                if let many = v?[field] { return many }
+                return text(index).map { [$0] } ?? []
+            }
+            songs.append(SongRecord(
+                id: id, path: text(1) ?? "", modified: sqlite3_column_int64(s, 2) / 1_000_000_000, title: text(3) ?? "",
+                artists: list("artist", 4), album: text(5) ?? "", albumArtists: list("album_artist", 6),
+                genres: list("genre", 7), composers: list("composer", 8), date: text(9),
+                trackNumber: int(10), discNumber: int(11), comment: text(12),
+                musicBrainzTrackID: text(13), sortArtist: text(14), sortAlbum: text(15),
+                sortAlbumArtist: text(16), durationMS: int(17) ?? 0, samples: Int64(int(18) ?? 0),
+                sampleRate: int(19) ?? 0, channels: int(20) ?? 0, bitrate: int(21) ?? 0))
         }
-        return SongRecord(
-            id: id, path: text(1) ?? "", modified: sqlite3_column_int64(s, 2) / 1_000_000_000, title: text(3) ?? "",
-            artists: list("artist", 4), album: text(5) ?? "", albumArtists: list("album_artist", 6),
-            genres: list("genre", 7), composers: list("composer", 8), date: text(9),
-            trackNumber: int(10), discNumber: int(11), comment: text(12),
-            musicBrainzTrackID: text(13), sortArtist: text(14), sortAlbum: text(15),
-            sortAlbumArtist: text(16), durationMS: int(17) ?? 0, samples: Int64(int(18) ?? 0),
-            sampleRate: int(19) ?? 0, channels: int(20) ?? 0, bitrate: int(21) ?? 0)
-    }
-
-    static func record(_ r: Row, _ values: [Int64: [String: [String]]]) -> SongRecord {
-        let id: Int64 = r[0]
-        let v = values[id] ?? [:]
-        func list(_ field: String, _ index: Int) -> [String] {
-            if let many = v[field] { return many }
-            return (r[index] as String?).map { [$0] } ?? []
-        }
-        return SongRecord(
-            id: id, path: r[1], modified: (r[2] as Int64) / 1_000_000_000, title: r[3],
-            artists: list("artist", 4), album: r[5], albumArtists: list("album_artist", 6),
-            genres: list("genre", 7), composers: list("composer", 8), date: r[9],
-            trackNumber: r[10], discNumber: r[11], comment: r[12],
-            musicBrainzTrackID: r[13], sortArtist: r[14], sortAlbum: r[15],
-            sortAlbumArtist: r[16], durationMS: r[17], samples: r[18] ?? 0,
-            sampleRate: r[19] ?? 0, channels: r[20] ?? 0, bitrate: r[21] ?? 0)
+        return songs
     }
 }
