@@ -7,7 +7,12 @@ public import Foundation
 ///
 /// Foundation's `Process` reaps children through a SIGCHLD monitor that was seen to hang
 /// `waitUntilExit` when many tests spawn at once; this has no shared state at all.
-public struct ChildProcess {
+///
+/// A class, so that every copy is the same child: `wait()` reads, closes and reaps exactly once and
+/// hands later callers the same result, and `kill` after that is a no-op. (As a struct, a test that
+/// stopped its service and then waited again in `deinit` closed two descriptor numbers a second
+/// time; another thread had reused one, and SwiftNIO's epoll loop died of EBADF.)
+public final class ChildProcess: @unchecked Sendable {
     public struct Result: Sendable {
         public var status: Int32
         public var stdout: String
@@ -17,6 +22,11 @@ public struct ChildProcess {
     public let pid: pid_t
     private let out: Int32
     private let err: Int32
+    /// Serialises `wait()`: the first caller reads, closes `out` and `err`, and reaps.
+    private let waiting = NSLock()
+    /// Guards `result` (set when the child is reaped), so `kill` never signals a reaped pid.
+    private let lock = NSLock()
+    private var result: Result?
 
     /// Starts `path` with `arguments`; standard input is /dev/null; `captureOutput: false` sends the
     /// output to /dev/null too (for a program whose children may outlive it, such as a daemon).
@@ -72,8 +82,29 @@ public struct ChildProcess {
         try ChildProcess(path, arguments, environment: environment).wait()
     }
 
-    /// Reads all output, then waits for the exit.
+    /// Reads all output, then waits for the exit; later calls return the same result.
     public func wait() -> Result {
+        waiting.lock()
+        defer { waiting.unlock() }
+        if let done = reaped { return done }
+        return readAndReap()
+    }
+
+    private var reaped: Result? {
+        lock.lock()
+        defer { lock.unlock() }
+        return result
+    }
+
+    /// Closes the pipes of a child nobody waited for (it is left to the test runner's exit).
+    deinit {
+        if result == nil {
+            close(out)
+            close(err)
+        }
+    }
+
+    private func readAndReap() -> Result {
         var stdout: [UInt8] = [], stderr: [UInt8] = []
         var fds = [pollfd(fd: out, events: Int16(POLLIN), revents: 0), pollfd(fd: err, events: Int16(POLLIN), revents: 0)]
         var open = 2
@@ -91,18 +122,31 @@ public struct ChildProcess {
                 }
             }
         }
+        for f in fds where f.fd >= 0 { close(f.fd) }
+        // Wait for the exit without reaping, then reap under the lock `kill` takes.
+        var info = siginfo_t()
+        while waitid(P_PID, id_t(pid), &info, WEXITED | WNOWAIT) < 0 && errno == EINTR {}
+        lock.lock()
+        defer { lock.unlock() }
         var status: Int32 = 0
         while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
         let code: Int32 = (status & 0x7F) == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
-        return Result(
+        let r = Result(
             status: code, stdout: String(decoding: stdout, as: UTF8.self), stderr: String(decoding: stderr, as: UTF8.self))
+        result = r
+        return r
     }
 
-    /// Sends `signal` to the child.
-    public func kill(_ signal: Int32) { _ = Glibc.kill(pid, signal) }
+    /// Sends `signal` to the child; nothing once it has been reaped (its pid may belong to another).
+    public func kill(_ signal: Int32) {
+        lock.lock()
+        defer { lock.unlock() }
+        if result == nil { _ = Glibc.kill(pid, signal) }
+    }
 
     /// Whether the child has exited (without reaping it).
     public var hasExited: Bool {
+        if reaped != nil { return true }
         var info = siginfo_t()
         return waitid(P_PID, id_t(pid), &info, WEXITED | WNOHANG | WNOWAIT) == 0 && info._sifields._sigchld.si_pid == pid
     }

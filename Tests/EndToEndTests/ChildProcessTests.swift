@@ -1,0 +1,24 @@
+import ClickWheelTestKit
+import Foundation
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// The test kit's child process: waiting twice (a test's `stop()` and then its `deinit`) must not close
+/// its pipes a second time. The second close hit whatever descriptor had taken those numbers since,
+/// once SwiftNIO's epoll descriptor, and the test runner died of EBADF in `epoll_wait`.
+@Suite struct ChildProcessTests {
+    @Test func waitingTwiceClosesNothingElse() throws {
+        let child = try ChildProcess("/bin/sh", ["-c", "echo out; echo err >&2; exit 3"])
+        let first = child.wait()
+        #expect(first.status == 3 && first.stdout == "out\n" && first.stderr == "err\n")
+        // A second wait is the first one's result; before, it polled the closed numbers again
+        // (and closed them again) and answered with no output.
+        let second = child.wait()
+        #expect(second.status == first.status && second.stdout == first.stdout && second.stderr == first.stderr)
+        child.kill(SIGKILL)  // reaped: no signal to a pid that may be another process's now
+        #expect(child.hasExited)
+    }
+}
