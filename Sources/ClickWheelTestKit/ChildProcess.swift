@@ -44,7 +44,15 @@ public final class ChildProcess: @unchecked Sendable {
             posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
             posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
         }
-        for fd in outPipe + errPipe { posix_spawn_file_actions_addclose(&actions, fd) }
+        // The child gets 0, 1 and 2 and nothing else. Descriptors without close-on-exec (the pipes,
+        // a test's raw sockets, and the connections SwiftNIO accepts: accept4 without SOCK_CLOEXEC)
+        // would otherwise live on in the child: a connection a server closed stayed open there, and
+        // its client saw no end of file until that child exited.
+        if let closeFrom = Self.addCloseFrom {
+            _ = closeFrom(&actions, 3)
+        } else {
+            for fd in outPipe + errPipe { posix_spawn_file_actions_addclose(&actions, fd) }
+        }
         let argv = ([path] + arguments).map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
         let env = (environment ?? ProcessInfo.processInfo.environment).map { strdup("\($0.key)=\($0.value)") } + [nil]
@@ -76,6 +84,13 @@ public final class ChildProcess: @unchecked Sendable {
         out = outPipe[0]
         err = errPipe[0]
     }
+
+    /// glibc's `posix_spawn_file_actions_addclosefrom_np` (2.34 and later), which Swift's Glibc module
+    /// does not declare; nil on an older C library.
+    private static let addCloseFrom: (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32)? = {
+        guard let symbol = dlsym(nil, "posix_spawn_file_actions_addclosefrom_np") else { return nil }
+        return unsafeBitCast(symbol, to: (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32).self)
+    }()
 
     /// Runs to the end and returns the exit status (128 + signal when killed) and the output.
     public static func run(_ path: String, _ arguments: [String], environment: [String: String]? = nil) throws -> Result {

@@ -21,4 +21,15 @@ import Testing
         child.kill(SIGKILL)  // reaped: no signal to a pid that may be another process's now
         #expect(child.hasExited)
     }
+
+    /// A descriptor the test process holds without close-on-exec (as SwiftNIO holds the connections it
+    /// accepts) is not the child's: a connection a test server closed stayed open in whatever child
+    /// was running then, and its client waited for an end of file that never came.
+    @Test func theChildGetsNoDescriptorButItsOutput() throws {
+        var fds: [Int32] = [-1, -1]
+        #expect(pipe(&fds) == 0)
+        defer { fds.forEach { close($0) } }
+        let r = try ChildProcess.run("/bin/sh", ["-c", "for fd in \(fds[0]) \(fds[1]); do [ -e /proc/$$/fd/$fd ] && echo \"$fd open\"; done; echo done"])
+        #expect(r.status == 0 && r.stdout == "done\n", "\(r.stdout)")
+    }
 }
