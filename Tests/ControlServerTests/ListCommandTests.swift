@@ -77,5 +77,13 @@ import Testing
         let root = c.roundTrip("lsinfo")
         #expect(root.contains("\ndirectory: Timings\n") && !root.contains("Durations"))
         #expect(c.roundTrip("lsinfo Timings").components(separatedBy: "file: ").count - 1 == 6)
+
+        // stats keeps its counts until the library changes, as MPD does.
+        let counts = c.roundTrip("stats")
+        #expect(counts.contains("\nsongs: ") && !counts.contains("db_update: 2000000000\n"))
+        try library.write { try $0.execute(sql: "UPDATE tracks SET added_at = 2000000000 WHERE id = (SELECT min(id) FROM tracks)") }
+        #expect(!c.roundTrip("stats").contains("db_update: 2000000000\n"))
+        f.server.notify([.database])
+        #expect(c.roundTrip("stats").contains("\ndb_update: 2000000000\nOK\n"))
     }
 }

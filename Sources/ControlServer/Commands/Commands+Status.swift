@@ -55,7 +55,7 @@ extension ControlCommands {
                 try writeEntries(Array(range), of: p.queue, &ctx, &w)
             },
             MPDCommand("stats", .none, permission: .read) { (ctx: inout MPDContext, _, w: inout MPDResponseWriter) throws(MPDError) in
-                let s = try libraryCall { try ctx.catalog.statistics() }
+                let s = try ctx.libraryStatistics()
                 w.field("uptime", Int(Date().timeIntervalSince(ctx.started)))
                 w.field("artists", s.artists)
                 w.field("albums", s.albums)

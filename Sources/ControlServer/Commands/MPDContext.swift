@@ -68,6 +68,11 @@ public struct MPDContext: MPDCommandContext {
         return all.filter { $0.folder.utf8.elementsEqual(own) || $0.folder.utf8.starts(with: prefix) }
     }
 
+    /// The library's counts for `stats` (kept between commands: `LibrarySongs`).
+    func libraryStatistics() throws(MPDError) -> Catalog.Statistics {
+        try libraryCall { try librarySongs.statistics.get { try catalog.statistics() } }
+    }
+
     /// The library's folders as `lsinfo` lists them (kept in memory between commands: `LibrarySongs`).
     func folderTree() throws(MPDError) -> DirectoryTree.Folders {
         try libraryCall { try librarySongs.tree.get { DirectoryTree.Folders(runs: try folderRuns(under: "")) } }
