@@ -14,6 +14,11 @@ every millisecond) and after (a streamed answer leaves it flat). The two servers
 The table gives each server's median over the runs, their ratio, and the median of the per-run ratios
 (the two servers of one run are measured back to back: on a shared machine that ratio drifts less).
 
+A third server sets the floor: `nio-floor` (contrib/bench/nio-floor, built on first use) is SwiftNIO
+set up as ClickWheel's control server is, answering every line with ClickWheel's own `status` bytes
+and doing nothing else. Its CPU per request is what SwiftNIO costs before any ClickWheel code runs;
+its columns show how much of the gap to MPD that is (`--no-floor` leaves it out).
+
 The 100-connection figures are bounded by the Python client on this 2-core machine (MPD is idle for
 more than half of that run): compare the server CPU per request as well as the latencies.
 
@@ -122,6 +127,40 @@ class ClickWheel:
         self.proc = None
 
 
+class NioFloor:
+    """contrib/bench/nio-floor: SwiftNIO answering every line with the bytes in `answer_file`."""
+
+    PACKAGE = os.path.join(HERE, "nio-floor")
+
+    def __init__(self, work, answer_file):
+        self.work, self.answer_file = work, answer_file
+        os.makedirs(work, exist_ok=True)
+        self.socket = os.path.join(work, "socket")
+        self.proc = None
+
+    @classmethod
+    def build(cls):
+        log("building nio-floor (release)")
+        subprocess.run(["swift", "build", "-c", "release", "--package-path", cls.PACKAGE], check=True,
+                       stdout=subprocess.DEVNULL)
+        return os.path.join(cls.PACKAGE, ".build", "release", "nio-floor")
+
+    def start(self, binary):
+        self.proc = subprocess.Popen([binary, self.socket, self.answer_file], stdin=subprocess.DEVNULL,
+                                     stdout=subprocess.DEVNULL)
+        connect(self.socket).close()
+
+    @property
+    def pid(self):
+        return self.proc.pid
+
+    def stop(self):
+        if self.proc and self.proc.poll() is None:
+            self.proc.terminate()
+            self.proc.wait(30)
+        self.proc = None
+
+
 LISTALLINFO_CALLS = 5
 
 
@@ -141,22 +180,41 @@ def same_status_lines(conf):
 def measure(server, pid, client, log_prefix):
     """`client` is closed first: ClickWheel, like MPD by default, takes 100 clients, and the 100-connection
     run needs them all; a fresh one asks for listallinfo afterwards."""
-    import mpd_anchor
     client.close()
+    out = measure_status(server.socket, pid)
+    client = connect(server.socket)
+    out.update(measure_listallinfo(pid, client))
+    log("%s status x1: p50 %.3f ms p99 %.3f ms %.0f/s %.1f us CPU/req; x100: p50 %.3f p99 %.3f ms %.0f/s %.1f us CPU/req; "
+        "listallinfo %.0f ms (first %.0f) %.1f MiB (RSS %.1f -> peak %.1f -> %.1f MiB)" % (
+            log_prefix, out["single"]["p50_ms"], out["single"]["p99_ms"], out["single"]["req_per_s"],
+            out["single"]["cpu_us_per_req"], out["hundred"]["p50_ms"], out["hundred"]["p99_ms"],
+            out["hundred"]["req_per_s"], out["hundred"]["cpu_us_per_req"], 1000 * out["listallinfo"]["s"],
+            1000 * out["listallinfo"]["first_s"], out["listallinfo"]["mib"], out["listallinfo"]["rss_before_mib"],
+            out["listallinfo"]["rss_peak_mib"], out["listallinfo"]["rss_after_mib"]))
+    return out
+
+
+def measure_status(socket_path, pid):
+    """`status` on one connection (2,000 requests), then on 100 connections sharing 10,000."""
+    import mpd_anchor
     out = {}
     cpu0 = cpu_seconds(pid)
-    wall, lat = asyncio.run(mpd_anchor.status_load(server.socket, 1, 2000))
+    wall, lat = asyncio.run(mpd_anchor.status_load(socket_path, 1, 2000))
     cpu = cpu_seconds(pid) - cpu0
     lat.sort()
     out["single"] = {"req_per_s": len(lat) / wall, "p50_ms": 1000 * lat[len(lat) // 2],
                      "p99_ms": 1000 * lat[int(0.99 * (len(lat) - 1))], "cpu_us_per_req": 1e6 * cpu / len(lat)}
     cpu0 = cpu_seconds(pid)
-    wall, lat = asyncio.run(mpd_anchor.status_load(server.socket, 100, 10000))
+    wall, lat = asyncio.run(mpd_anchor.status_load(socket_path, 100, 10000))
     cpu = cpu_seconds(pid) - cpu0
     lat.sort()
     out["hundred"] = {"req_per_s": len(lat) / wall, "p50_ms": 1000 * lat[len(lat) // 2],
                       "p99_ms": 1000 * lat[int(0.99 * (len(lat) - 1))], "cpu_us_per_req": 1e6 * cpu / len(lat)}
-    client = connect(server.socket)
+    return out
+
+
+def measure_listallinfo(pid, client):
+    """`listallinfo` LISTALLINFO_CALLS times on `client`, with the server's RSS around and during."""
     before = rss_mib(pid)
     peak = [before]
     done = threading.Event()
@@ -176,17 +234,9 @@ def measure(server, pid, client, log_prefix):
     done.set()
     sampler.join()
     client.close()
-    out["listallinfo"] = {"s": statistics.median(times), "first_s": times[0], "mib": len(body) / 2 ** 20,
-                          "rss_before_mib": before, "rss_peak_mib": max(peak[0], rss_mib(pid)),
-                          "rss_after_mib": rss_mib(pid), "songs": body.count(b"\nfile: ") + body.startswith(b"file: ")}
-    log("%s status x1: p50 %.3f ms p99 %.3f ms %.0f/s %.1f us CPU/req; x100: p50 %.3f p99 %.3f ms %.0f/s %.1f us CPU/req; "
-        "listallinfo %.0f ms (first %.0f) %.1f MiB (RSS %.1f -> peak %.1f -> %.1f MiB)" % (
-            log_prefix, out["single"]["p50_ms"], out["single"]["p99_ms"], out["single"]["req_per_s"],
-            out["single"]["cpu_us_per_req"], out["hundred"]["p50_ms"], out["hundred"]["p99_ms"],
-            out["hundred"]["req_per_s"], out["hundred"]["cpu_us_per_req"], 1000 * out["listallinfo"]["s"],
-            1000 * out["listallinfo"]["first_s"],
-            out["listallinfo"]["mib"], before, out["listallinfo"]["rss_peak_mib"], out["listallinfo"]["rss_after_mib"]))
-    return out
+    return {"listallinfo": {"s": statistics.median(times), "first_s": times[0], "mib": len(body) / 2 ** 20,
+                            "rss_before_mib": before, "rss_peak_mib": max(peak[0], rss_mib(pid)),
+                            "rss_after_mib": rss_mib(pid), "songs": body.count(b"\nfile: ") + body.startswith(b"file: ")}}
 
 
 def server_arguments(ap):
@@ -219,8 +269,10 @@ def main():
     server_arguments(ap)
     ap.add_argument("--runs", type=int, default=3)
     ap.add_argument("--json", help="write every figure here")
+    ap.add_argument("--no-floor", action="store_true", help="leave out the SwiftNIO floor (nio-floor)")
     a = ap.parse_args()
     music, binary = prepare(a)
+    floor_binary = None if a.no_floor else NioFloor.build()
     import mpd_anchor  # noqa: E402  (MPD driver and the status client, from shared/)
 
     work = tempfile.mkdtemp(prefix="cw-socket-bench-")
@@ -234,12 +286,29 @@ def main():
     mpd_anchor.wait_update_done(c)
     c.close()
     mpd.stop()
+    floor = None
+    if floor_binary:
+        # The floor answers with ClickWheel's own status bytes, so both write the same to the socket.
+        c = cw.start()
+        answer = c.raw("status") + b"\nOK\n"
+        c.close()
+        cw.stop()
+        with open(os.path.join(work, "status-answer"), "wb") as f:
+            f.write(answer)
+        floor = NioFloor(os.path.join(work, "nio-floor"), os.path.join(work, "status-answer"))
 
-    res = {"clickwheel": [], "mpd": [], "runs": a.runs}
+    res = {"clickwheel": [], "mpd": [], "nio-floor": [], "runs": a.runs}
     try:
         for r in range(a.runs):
-            for who in (["mpd", "clickwheel"] if r % 2 == 0 else ["clickwheel", "mpd"]):
-                if who == "mpd":
+            order = ["mpd", "clickwheel"] if r % 2 == 0 else ["clickwheel", "mpd"]
+            for who in order + (["nio-floor"] if floor else []):
+                if who == "nio-floor":
+                    floor.start(floor_binary)
+                    row = measure_status(floor.socket, floor.pid)
+                    floor.stop()
+                    log("run %d nio-floor  status x1: %.1f us CPU/req; x100: %.1f us CPU/req" % (
+                        r + 1, row["single"]["cpu_us_per_req"], row["hundred"]["cpu_us_per_req"]))
+                elif who == "mpd":
                     _, _, c = mpd.start()
                     row = measure(mpd, mpd.pid, c, "run %d mpd       " % (r + 1))
                     mpd.stop()
@@ -252,16 +321,18 @@ def main():
     finally:
         mpd.stop()
         cw.stop()
+        if floor:
+            floor.stop()
 
     def med(who, part, key):
         return statistics.median(row[part][key] for row in res[who])
 
-    def same_run(part, key):
+    def same_run(part, key, who="clickwheel"):
         """The median of each run's clickwheel/MPD ratio: the two servers of a run are measured minutes
         apart at most, while a shared machine's speed drifts between runs (MPD's status CPU per request
         went from 9 to 20 us within a quarter of an hour), which the ratio of the medians mixes in."""
         return statistics.median(c[part][key] / m[part][key] if m[part][key] else float("nan")
-                                 for c, m in zip(res["clickwheel"], res["mpd"]))
+                                 for c, m in zip(res[who], res["mpd"]))
 
     lines = ["| control socket (median of %d) | clickwheel | MPD 0.23 | ratio | same-run ratio |" % a.runs,
              "| --- | --- | --- | --- | --- |"]
@@ -280,6 +351,14 @@ def main():
         x, y = med("clickwheel", part, key), med("mpd", part, key)
         lines.append("| %s | %.3g %s | %.3g %s | %.2f | %.2f |" % (label, x, unit, y, unit, x / y if y else float("nan"),
                                                               same_run(part, key)))
+    if res["nio-floor"]:
+        lines += ["", "| SwiftNIO floor (nio-floor: ClickWheel's status bytes, nothing else) | nio-floor | MPD 0.23 | "
+                      "same-run ratio | clickwheel over the floor |", "| --- | --- | --- | --- | --- |"]
+        for part, label in [("single", "status, 1 connection, server CPU per request"),
+                            ("hundred", "status, 100 connections, server CPU per request")]:
+            x, y = med("nio-floor", part, "cpu_us_per_req"), med("mpd", part, "cpu_us_per_req")
+            lines.append("| %s | %.3g µs | %.3g µs | %.2f | %.3g µs |" % (
+                label, x, y, same_run(part, "cpu_us_per_req", "nio-floor"), med("clickwheel", part, "cpu_us_per_req") - x))
     table = "\n".join(lines)
     print(table)
     if a.json:
