@@ -84,7 +84,27 @@ def connect(path, timeout=60):
             time.sleep(0.01)
 
 
-class ClickWheel:
+class ServerProcess:
+    """A server this script started (`self.proc`): its pid, and a stop that waits for it."""
+
+    proc = None
+
+    @property
+    def pid(self):
+        return self.proc.pid
+
+    def stop(self):
+        if self.proc and self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(30)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+        self.proc = None
+
+
+class ClickWheel(ServerProcess):
     """The service with its own folder: socket, database (indexed beforehand), null output."""
 
     def __init__(self, binary, music, work):
@@ -112,22 +132,8 @@ class ClickWheel:
         mpd_anchor.wait_update_done(c)
         return c
 
-    @property
-    def pid(self):
-        return self.proc.pid
 
-    def stop(self):
-        if self.proc and self.proc.poll() is None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(30)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait()
-        self.proc = None
-
-
-class NioFloor:
+class NioFloor(ServerProcess):
     """contrib/bench/nio-floor: SwiftNIO answering every line with the bytes in `answer_file`."""
 
     PACKAGE = os.path.join(HERE, "nio-floor")
@@ -149,16 +155,6 @@ class NioFloor:
         self.proc = subprocess.Popen([binary, self.socket, self.answer_file], stdin=subprocess.DEVNULL,
                                      stdout=subprocess.DEVNULL)
         connect(self.socket).close()
-
-    @property
-    def pid(self):
-        return self.proc.pid
-
-    def stop(self):
-        if self.proc and self.proc.poll() is None:
-            self.proc.terminate()
-            self.proc.wait(30)
-        self.proc = None
 
 
 LISTALLINFO_CALLS = 5

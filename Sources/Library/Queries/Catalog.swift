@@ -96,10 +96,10 @@ public struct Catalog: Sendable {
         }
     }
 
-    /// MPD's `stats` counts: distinct Artist and Album values, songs, total seconds, last change.
     /// What `stats` tells of the library.
     public typealias Statistics = (artists: Int, albums: Int, songs: Int, playtimeSeconds: Int, updated: Int64)
 
+    /// MPD's `stats` counts: distinct Artist and Album values, songs, total seconds, last change.
     public func statistics() throws -> Statistics {
         try db.read { db in
             let row = try Row.fetchOne(db, sql: """
