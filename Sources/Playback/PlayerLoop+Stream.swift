@@ -82,6 +82,8 @@ extension PlayerLoop {
             } else {
                 output.closeStream()
                 try output.openStream(format: format, volume: volume, paused: paused)
+                streamOpenedOnConnection = true
+                reconnectedForFirstStream = false
                 corked = paused
                 streamFormat = format
                 timeline = Timeline(rate: format.sampleRate)

@@ -42,6 +42,11 @@ final class PlayerLoop {
     var connected = false
     var nextAttempt = Date.distantPast
     var unavailableReported = false
+    /// Whether a stream opened on this connection; a failure before that means the server is not ready.
+    var streamOpenedOnConnection = false
+    /// Whether the connection was made again once for a server that failed its first stream (once per
+    /// outage: a server that keeps failing streams gets the pause after that).
+    var reconnectedForFirstStream = false
     static let retryInterval = 0.25
 
     var current: TrackDecoder?
@@ -122,6 +127,7 @@ final class PlayerLoop {
             let server = try output.connect { mailbox.wake() }
             connected = true
             unavailableReported = false
+            streamOpenedOnConnection = false
             streamFormat = nil
             logger.info("audio output connected: \(server)")
             report(.outputAvailable(server: server))
@@ -158,9 +164,16 @@ final class PlayerLoop {
     }
 
     /// Handles a failed output call: a lost server reconnects, anything else reopens the stream paused.
+    /// The first stream on a connection failing is taken for a server not ready yet (a pulse server
+    /// shutting down still takes connections and answers the stream with an I/O error; seen with
+    /// pipewire-pulse during a restart): connect again after the retry interval, once.
     func outputFailed(_ error: AudioOutputError) {
         if error.serverGone {
             serverLost(error.message)
+        } else if !streamOpenedOnConnection && !reconnectedForFirstStream {
+            reconnectedForFirstStream = true
+            serverLost("its first stream failed: \(error.message)")
+            nextAttempt = Date(timeIntervalSinceNow: Self.retryInterval)
         } else {
             logger.warning("audio stream failed: \(error)")
             streamLost()
