@@ -59,6 +59,7 @@ public final class ControlServer: Sendable {
         channels.withLock { $0.append(ch) }
         socketPath.withLock { $0 = path }
         logger.info("control socket: listening on \(path)")
+        backend.warmLibrary()
     }
 
     /// Also listens on TCP (`host` should be a loopback address: the protocol has no encryption).

@@ -169,10 +169,10 @@ struct RunCommand: AsyncParsableCommand {
             scanner.start()
         }
         scanner.onProgress = { count in loop.post(.scanning(count: count, at: MonotonicClock.now())) }
-        scanner.onFinished = {
+        scanner.onFinished = { changed in
             loop.post(.scanning(count: nil, at: MonotonicClock.now()))
-            loop.post(.libraryChanged(at: MonotonicClock.now()))
-            loop.scanFinished()
+            if changed { loop.post(.libraryChanged(at: MonotonicClock.now())) }
+            loop.scanFinished(libraryChanged: changed)
         }
         let commands = ControlCommands(
             catalog: Catalog(pool), playlists: StoredPlaylists(pool), player: loop, musicFolder: folder, password: c.password)
@@ -280,7 +280,8 @@ final class BackgroundScanner: @unchecked Sendable {
     /// Whether a scan runs, and whether another was asked for meanwhile (it runs right after).
     private let state = Mutex((running: false, again: false))
     var onProgress: @Sendable (Int) -> Void = { _ in }
-    var onFinished: @Sendable () -> Void = {}
+    /// Runs after each scan, told whether the library changed (a failed scan counts as a change).
+    var onFinished: @Sendable (_ changed: Bool) -> Void = { _ in }
 
     init(folder: String, pool: DatabasePool, logger: Logger) {
         self.folder = folder
@@ -301,15 +302,17 @@ final class BackgroundScanner: @unchecked Sendable {
 
     private func run() {
         let thread = Thread { [self] in
+            var changed = true
             do {
                 let summary = try LibraryScanner(musicFolder: folder, database: pool, logger: logger).run { p in
                     if p.phase == .reading, p.total > 0 { self.onProgress(p.done) }
                 }
+                changed = summary.changed
                 logger.info("library: \(summary.tracks) tracks (added \(summary.added), removed \(summary.removed), skipped \(summary.skipped))")
             } catch {
                 logger.error("library scan failed: \(error)")
             }
-            onFinished()
+            onFinished(changed)
             let again = state.withLock { s in
                 s.running = s.again
                 s.again = false

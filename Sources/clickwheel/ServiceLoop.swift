@@ -131,12 +131,13 @@ final class ServiceLoop: @unchecked Sendable {
         player.shutdown()  // stops the audio thread after the current command; the stream is closed
     }
 
-    /// A scan ended: the update job (if one was asked for) is done.
-    func scanFinished() {
+    /// A scan ended: the update job (if one was asked for) is done. Idle clients hear `update`, and
+    /// `database` only when the library changed (as from MPD).
+    func scanFinished(libraryChanged: Bool) {
         queue.async { [self] in
             runningJob = nil
             publish()
-            listener?([.database, .update])
+            listener?(libraryChanged ? [.database, .update] : [.update])
         }
     }
 

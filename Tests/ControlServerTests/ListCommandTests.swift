@@ -86,4 +86,34 @@ import Testing
         f.server.notify([.database])
         #expect(c.roundTrip("stats").contains("\ndb_update: 2000000000\nOK\n"))
     }
+
+    /// What the library commands keep is read when the server starts and again after each library
+    /// change, before any client asks (`ControlCommands.warmLibrary`): a change made to the database
+    /// after that read and without a `database` event is not seen, which shows the read came first.
+    @Test func theLibraryIsReadBeforeAnyClientAsks() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("cw-warm-lib-\(UUID().uuidString.prefix(8))")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        let library = try LibraryDatabase.open(at: dir.appendingPathComponent("lib.sqlite").path)
+        try ServerFixture.pool.backup(to: library)
+        let f = try ServerFixture(library: library)
+        f.server.backend.waitUntilWarm()
+        try library.write { try $0.execute(sql: "UPDATE tracks SET artist = 'Renamed Tester', added_at = 2000000000 WHERE artist = 'Duration Tester'") }
+        try library.write { try $0.execute(sql: "UPDATE tracks SET path = replace(path, 'Durations/', 'Timings/')") }
+        let c = try RawClient(f.socket)
+        _ = c.response()
+        let artists = c.roundTrip("list artist")
+        #expect(artists.contains("\nArtist: Duration Tester\n") && !artists.contains("Renamed Tester"), "\(artists)")
+        #expect(c.roundTrip("lsinfo").contains("\ndirectory: Durations\n"))
+        #expect(!c.roundTrip("stats").contains("db_update: 2000000000\n"))
+
+        // After the change: read again, by the time the next command asks or before.
+        f.server.notify([.database])
+        f.server.backend.waitUntilWarm()
+        try library.write { try $0.execute(sql: "UPDATE tracks SET artist = 'Third Name' WHERE artist = 'Renamed Tester'") }
+        let renamed = c.roundTrip("list artist")
+        #expect(renamed.contains("\nArtist: Renamed Tester\n") && !renamed.contains("Third Name"), "\(renamed)")
+        #expect(c.roundTrip("lsinfo").contains("\ndirectory: Timings\n"))
+        #expect(c.roundTrip("stats").contains("\ndb_update: 2000000000\n"))
+    }
 }

@@ -98,4 +98,30 @@ import Testing
         let titles = try db.read { try String.fetchAll($0, sql: "SELECT title FROM tracks ORDER BY ord") }
         #expect(titles == ["CBR Info", "VBR no Xing", "VBR Xing", "48000 Hz"])  // numbers after letters, as on an iPod
     }
+
+    /// `changed` (what the service's `database` event follows, as MPD's does) is true only for a scan
+    /// that changed the songs or the folder's playlists.
+    @Test func changedSaysWhetherTheSongsOrPlaylistsChanged() throws {
+        let db = try pool()
+        let fm = FileManager.default
+        #expect(try index(music, into: db).changed, "the first scan adds songs")
+        #expect(try !index(music, into: db).changed, "nothing new")
+
+        try "Band/Record/01 Song.mp3\n".write(toFile: music + "/mix.m3u", atomically: true, encoding: .utf8)
+        #expect(try index(music, into: db).changed, "a new playlist")
+        #expect(try !index(music, into: db).changed)
+        try "Band/Record/01 Song.mp3\nBand/Record/02 Song.mp3\n".write(toFile: music + "/mix.m3u", atomically: true, encoding: .utf8)
+        #expect(try index(music, into: db).changed, "a playlist edited")
+        try fm.removeItem(atPath: music + "/mix.m3u")
+        #expect(try index(music, into: db).changed, "a playlist removed")
+        #expect(try !index(music, into: db).changed)
+
+        try fm.copyItem(
+            atPath: TestPaths.fixtureMusic.appendingPathComponent("Durations/03 VBR no Xing.mp3").path,
+            toPath: music + "/Band/Record/04 Song.mp3")
+        #expect(try index(music, into: db).changed, "a song added")
+        try fm.removeItem(atPath: music + "/Band/Record/04 Song.mp3")
+        #expect(try index(music, into: db).changed, "a song removed")
+        #expect(try !index(music, into: db).changed)
+    }
 }

@@ -152,6 +152,11 @@ public final class ControlCommands: Sendable {
     let started = Date()
     let currentSongs = CurrentSongCache()
     let librarySongs = LibrarySongs()
+    /// Where `warmLibrary` reads, one read at a time (a thread of GCD's pool, off the event loop and
+    /// Swift's cooperative pool).
+    private let warming = DispatchQueue(label: "clickwheel.mpd.warm", qos: .utility)
+    /// A read is queued on `warming` and has not begun: another ask folds into it.
+    private let warmQueued = Atomic<Bool>(false)
     /// The last `status` answered on the event loop and what it was made from (`executeWithoutBlocking`).
     private let lastStatus = Mutex<(snapshot: PlayerSnapshot, songs: Int, output: [UInt8])?>(nil)
 
@@ -227,10 +232,37 @@ public final class ControlCommands: Sendable {
 
     private static let statusLine = Array("status".utf8)
 
-    /// The library changed (a scan ended): the song kept for `status` may have new tags.
+    /// The library changed (a scan found changes): the song kept for `status` may have new tags, and
+    /// what the library commands keep is read again.
     func libraryChanged() {
         currentSongs.clear()
         librarySongs.clear()
+        warmLibrary()
+    }
+
+    /// Reads what the library commands keep (`stats`' counts, the folders, every song: `LibrarySongs`)
+    /// before any client asks, on a queue of its own: when the server starts and after each library
+    /// change. MPD loads its whole database at start; without this, the first `list`, `find` or
+    /// `listallinfo` after a start or a rescan read 10,000 songs first (50–130 ms on the development VM,
+    /// several times that on a Pi). A client asking meanwhile waits for this read rather than making
+    /// another (`KeptUntilChange`); a read the library changed under is not kept. A read that fails is
+    /// left for the client's own read to report.
+    func warmLibrary() {
+        guard !warmQueued.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        warming.async { [self] in
+            warmQueued.store(false, ordering: .releasing)
+            let context = MPDContext(
+                catalog: catalog, playlists: playlists, player: player, musicFolder: musicFolder, password: password,
+                client: newClient(), started: started, currentSongs: currentSongs, librarySongs: librarySongs)
+            _ = try? context.libraryStatistics()
+            _ = try? context.folderTree()
+            _ = try? context.allSongs()
+        }
+    }
+
+    /// Returns once the reads `warmLibrary` was asked for so far are done.
+    func waitUntilWarm() {
+        warming.sync {}
     }
 
     /// Whether every command of `batch` is one that reads only the player state and the current song.

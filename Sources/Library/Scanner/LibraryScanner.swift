@@ -91,8 +91,10 @@ public final class LibraryScanner {
                 try writer.pruneOrphans(db)
                 try LibraryWriter.renumber(db)
             }
+            let before = db.totalChangesCount
             summary.playlists = try PlaylistIndexer(root: root, logger: logger)
                 .update(walk.playlists, force: changed, db)
+            summary.changed = changed || db.totalChangesCount != before
             try db.execute(sql: "DELETE FROM library_meta WHERE key = 'scan_unfinished'")
             summary.tracks = try Int.fetchOne(db, sql: "SELECT count(*) FROM tracks") ?? 0
         }

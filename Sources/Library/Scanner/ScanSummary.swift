@@ -11,6 +11,9 @@ public struct ScanSummary: Codable, Equatable, Sendable {
     /// Indexed tracks in the library after the scan.
     public var tracks = 0
     public var playlists = 0
+    /// Whether the songs or the music folder's playlists changed: what MPD's `database` idle event
+    /// reports (a rescan that finds nothing new sends only `update`).
+    public var changed = false
     public var seconds = 0.0
 
     public init() {}
