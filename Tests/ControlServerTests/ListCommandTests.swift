@@ -52,11 +52,8 @@ import Testing
     /// The songs and folders are read once and kept; a change to the library (the `database` event the
     /// scanner sends) makes the next command read them again.
     @Test func aLibraryChangeIsSeenByTheNextCommand() throws {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("cw-list-lib-\(UUID().uuidString.prefix(8))")
+        let (dir, library) = try Self.libraryCopy()
         defer { try? FileManager.default.removeItem(at: dir) }
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        let library = try LibraryDatabase.open(at: dir.appendingPathComponent("lib.sqlite").path)
-        try ServerFixture.pool.backup(to: library)
         let f = try ServerFixture(library: library)
         let c = try RawClient(f.socket)
         _ = c.response()
@@ -91,11 +88,8 @@ import Testing
     /// change, before any client asks (`ControlCommands.warmLibrary`): a change made to the database
     /// after that read and without a `database` event is not seen, which shows the read came first.
     @Test func theLibraryIsReadBeforeAnyClientAsks() throws {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("cw-warm-lib-\(UUID().uuidString.prefix(8))")
+        let (dir, library) = try Self.libraryCopy()
         defer { try? FileManager.default.removeItem(at: dir) }
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        let library = try LibraryDatabase.open(at: dir.appendingPathComponent("lib.sqlite").path)
-        try ServerFixture.pool.backup(to: library)
         let f = try ServerFixture(library: library)
         f.server.backend.waitUntilWarm()
         try library.write { try $0.execute(sql: "UPDATE tracks SET artist = 'Renamed Tester', added_at = 2000000000 WHERE artist = 'Duration Tester'") }
@@ -115,5 +109,14 @@ import Testing
         #expect(renamed.contains("\nArtist: Renamed Tester\n") && !renamed.contains("Third Name"), "\(renamed)")
         #expect(c.roundTrip("lsinfo").contains("\ndirectory: Timings\n"))
         #expect(c.roundTrip("stats").contains("\ndb_update: 2000000000\n"))
+    }
+
+    /// A copy of the fixture library the test may change, in a folder of its own (the caller removes it).
+    static func libraryCopy() throws -> (folder: URL, library: DatabasePool) {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("cw-list-lib-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        let library = try LibraryDatabase.open(at: dir.appendingPathComponent("lib.sqlite").path)
+        try ServerFixture.pool.backup(to: library)
+        return (dir, library)
     }
 }
