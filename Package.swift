@@ -52,7 +52,9 @@ let package = Package(
             swiftSettings: strict),
 
         // Test doubles and fixtures for the core (in-memory library, scripted engine driver).
-        .target(name: "ClickWheelTestKit", dependencies: ["ClickWheelCore"], swiftSettings: strict),
+        .target(
+            name: "ClickWheelTestKit",
+            dependencies: ["ClickWheelCore", .product(name: "Logging", package: "swift-log")], swiftSettings: strict),
 
         // The music library: SQLite store (GRDB), scanner, tag reader, queries.
         .target(
@@ -147,7 +149,10 @@ let package = Package(
             name: "DevicesTests",
             dependencies: ["Devices", "Evdev", "ClickWheelCore", "ClickWheelTestKit", .product(name: "Logging", package: "swift-log")],
             exclude: ["Evdev"], swiftSettings: strict),
-        .testTarget(name: "PlaybackTests", dependencies: ["Playback", "Pulse"], swiftSettings: strict),
+        .testTarget(
+            name: "PlaybackTests",
+            dependencies: ["Playback", "Pulse", "ClickWheelTestKit", .product(name: "Logging", package: "swift-log")],
+            swiftSettings: strict),
     ],
     swiftLanguageModes: [.v6]
 )

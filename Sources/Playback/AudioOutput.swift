@@ -63,6 +63,9 @@ public enum AudioOutputEvent: Sendable, Equatable {
     case streamFailed
     /// A drain finished: everything written was heard.
     case drained
+    /// The stream's buffer ran empty while it played: the server played silence until more came (a
+    /// dropout: the audio thread was held up for longer than the buffer lasts).
+    case underflow
 }
 
 /// Why an output could not do what was asked.

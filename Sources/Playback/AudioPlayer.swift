@@ -25,6 +25,11 @@ public final class AudioPlayer: Sendable {
     /// What the audio thread reports; buffered (newest 4096) so a slow reader never blocks audio.
     public let reports: AsyncStream<PlayerReport>
     private let mailbox = Mailbox()
+    private let stats = PlayerStats()
+
+    /// How many times the sound server ran out of audio while a track played (each one a dropout the
+    /// listener heard; logged by the audio thread, at most a line per 10 s).
+    public var underruns: Int { stats.underruns.load(ordering: .relaxed) }
 
     /// Starts the audio thread. It connects to the output at once, or keeps retrying every 0.25 s with one
     /// log line if there is no server. `positionInterval`: `.position` reports come as the heard position
@@ -35,7 +40,7 @@ public final class AudioPlayer: Sendable {
     ) {
         let (stream, continuation) = AsyncStream<PlayerReport>.makeStream(bufferingPolicy: .bufferingNewest(4096))
         reports = stream
-        let mailbox = self.mailbox
+        let mailbox = self.mailbox, stats = self.stats
         let thread = Thread {
             let made: any AudioOutput
             switch output {
@@ -44,7 +49,7 @@ public final class AudioPlayer: Sendable {
             case .custom(let make): made = make()
             }
             let loop = PlayerLoop(
-                output: made, mailbox: mailbox, logger: logger, positionInterval: positionInterval
+                output: made, mailbox: mailbox, logger: logger, positionInterval: positionInterval, stats: stats
             ) { continuation.yield($0) }
             loop.run()
             continuation.finish()

@@ -18,6 +18,7 @@ extension PlayerLoop {
             case .streamFailed: streamLost()
             case .sinkLost: sinkLost()
             case .drained: drained()
+            case .underflow: if activity == .playing { underrun() }
             }
         }
         if case .fadingOut(let until, let deadline) = activity { corkAfterFade(until: until, deadline: deadline) }

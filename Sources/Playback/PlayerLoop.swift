@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import Synchronization
 
 /// The audio thread: decodes with libmpg123 and writes into the output, obeying commands from the mailbox.
 ///
@@ -36,6 +37,8 @@ final class PlayerLoop {
     let output: any AudioOutput
     let mailbox: Mailbox
     let logger: Logger
+    /// Counts other threads may read (`AudioPlayer.underruns`).
+    let stats: PlayerStats
     let positionInterval: Double
     let report: (PlayerReport) -> Void
 
@@ -69,6 +72,9 @@ final class PlayerLoop {
     var fadeInLength = 0
     /// Uncork once `fill` has written (a resume after a faded pause).
     var uncorkWhenFilled = false
+    /// Underruns not yet in a log line, and when the last line was written (`underrun`).
+    var unloggedUnderruns = 0
+    var lastUnderrunLog: Date?
     /// Sound Check: apply each track's ReplayGain (from the index) while decoding.
     var soundCheck = false
     /// The track and the `positionInterval` slot of the last `.position` report.
@@ -80,8 +86,9 @@ final class PlayerLoop {
 
     init(
         output: any AudioOutput, mailbox: Mailbox, logger: Logger, positionInterval: Double,
-        report: @escaping (PlayerReport) -> Void
+        stats: PlayerStats = PlayerStats(), report: @escaping (PlayerReport) -> Void
     ) {
+        self.stats = stats
         self.output = output
         self.mailbox = mailbox
         self.logger = logger
@@ -90,6 +97,24 @@ final class PlayerLoop {
     }
 
     deinit { buffer.deallocate() }
+
+    /// The server ran out of audio while a track played (a dropout was heard): counted, and logged at most
+    /// once per `underrunLogInterval` with the number since the last line, so a struggling machine logs a
+    /// line now and then, not one per period.
+    func underrun() {
+        stats.underruns.add(1, ordering: .relaxed)
+        unloggedUnderruns += 1
+        let now = Date()
+        if let last = lastUnderrunLog, now.timeIntervalSince(last) < Self.underrunLogInterval { return }
+        let track = current.map { " in track \($0.track.id)" } ?? ""
+        let count = unloggedUnderruns == 1 ? "an audio underrun" : "\(unloggedUnderruns) audio underruns"
+        logger.warning(
+            "\(count)\(track): the sound server ran out of audio and played silence (the audio thread was held up for longer than the buffer lasts; is the machine overloaded?)")
+        lastUnderrunLog = now
+        unloggedUnderruns = 0
+    }
+
+    static let underrunLogInterval: TimeInterval = 10
 
     /// Runs until a `.shutdown` command: wait for a command or a wake, obey, connect if needed, feed the
     /// stream, report what was heard.

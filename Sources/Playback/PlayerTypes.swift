@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// A file to play and the id the engine knows it by (its queue's song id); reports carry the id back.
 public struct AudioTrack: Hashable, Sendable {
@@ -83,4 +84,10 @@ enum PlayerCommand: Sendable {
     case soundCheck(Bool)
     case click(volume: Int)
     case shutdown
+}
+
+/// Counts the audio thread keeps for other threads to read.
+final class PlayerStats: Sendable {
+    /// Times the server ran out of audio while a track played.
+    let underruns = Atomic<Int>(0)
 }

@@ -67,7 +67,8 @@ public final class PulseAudioOutput: AudioOutput {
             let spec = PulseSampleSpec(rate: format.sampleRate, channels: format.channels)
             let s = try PulseStream(context: context, name: "\(applicationName) playback", spec: spec) { event in
                 switch event {
-                case .writable, .started, .underflow: signals.wake()
+                case .writable, .started: signals.wake()
+                case .underflow: signals.post(.underflow)
                 case .drained: signals.post(.drained)
                 case .state(.failed), .state(.terminated): signals.post(.streamFailed)
                 case .moved(let sink): signals.moved(to: sink)

@@ -1,4 +1,5 @@
 import ClickWheelCore
+import ClickWheelTestKit
 import Devices
 import Glibc
 import Testing

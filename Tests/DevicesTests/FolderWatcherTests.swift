@@ -1,3 +1,4 @@
+import ClickWheelTestKit
 import Devices
 import Foundation
 import Synchronization

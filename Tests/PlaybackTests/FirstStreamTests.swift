@@ -15,22 +15,22 @@ import Testing
     }
 
     /// The null output, with `openStream` failing (not as a lost server) `failures` times.
-    final class FailingFirstStreams: AudioOutput {
-        let inner = NullAudioOutput()
+    final class FailingFirstStreams: ForwardingOutput {
         let counts: Counts
         let failures: Int
 
         init(failures: Int, counts: Counts) {
             self.failures = failures
             self.counts = counts
+            super.init(NullAudioOutput())
         }
 
-        func connect(wake: @escaping @Sendable () -> Void) throws(AudioOutputError) -> String {
+        override func connect(wake: @escaping @Sendable () -> Void) throws(AudioOutputError) -> String {
             counts.state.withLock { $0.connects += 1 }
             return try inner.connect(wake: wake)
         }
 
-        func openStream(format: PCMFormat, volume: Int, paused: Bool) throws(AudioOutputError) {
+        override func openStream(format: PCMFormat, volume: Int, paused: Bool) throws(AudioOutputError) {
             let fail = counts.state.withLock { s in
                 guard s.failedOpens < failures else { return false }
                 s.failedOpens += 1
@@ -39,24 +39,6 @@ import Testing
             if fail { throw AudioOutputError("pa_stream_connect_playback: Input/Output error", serverGone: false) }
             try inner.openStream(format: format, volume: volume, paused: paused)
         }
-
-        func disconnect() { inner.disconnect() }
-        func closeStream() { inner.closeStream() }
-        var hasStream: Bool { inner.hasStream }
-        func writableBytes() -> Int { inner.writableBytes() }
-        func write(_ bytes: UnsafeRawBufferPointer) throws(AudioOutputError) { try inner.write(bytes) }
-        func setPaused(_ paused: Bool) throws(AudioOutputError) { try inner.setPaused(paused) }
-        func readFrame() throws(AudioOutputError) -> Int64 { try inner.readFrame() }
-        func rewindWrites() throws(AudioOutputError) -> Int64 { try inner.rewindWrites() }
-        func write(_ bytes: UnsafeRawBufferPointer, at frame: Int64) throws(AudioOutputError) { try inner.write(bytes, at: frame) }
-        func flush() throws(AudioOutputError) -> Int64 { try inner.flush() }
-        func drain() throws(AudioOutputError) { try inner.drain() }
-        func cancelDrain() { inner.cancelDrain() }
-        func setVolume(_ volume: Int) throws(AudioOutputError) { try inner.setVolume(volume) }
-        func playedFrames() -> Int64? { inner.playedFrames() }
-        func playClick(volume: Int) { inner.playClick(volume: volume) }
-        func takeEvents() -> [AudioOutputEvent] { inner.takeEvents() }
-        var wakesWhenWritable: Bool { inner.wakesWhenWritable }
     }
 
     @Test("a failed first stream on a connection connects again and plays, not paused")

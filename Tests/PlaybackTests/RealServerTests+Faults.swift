@@ -171,7 +171,57 @@ extension RealServerTests {
         // Besides the zeroed bytes, the frames next to them can be lost (they lean on the damaged ones through
         // the bit reservoir): up to ~0.4 s in all was seen. Cut short at the damage, only ~1.2-1.5 s is heard.
         #expect(seconds > 3 - junk - 0.5 && seconds < 3.05, "heard \(seconds) s of a 3 s track with \(junk) s of junk")
-        #expect(signal.silences(longerThan: 0.1).isEmpty, "a dropout: \(signal.silences(longerThan: 0.1))")
+        // A dropout here must not come from the damage. One the server reports as an underrun came from the
+        // audio thread being held up (CI machines stall now and then; `underrunIsHeardCountedAndLogged`).
+        #expect(
+            signal.silences(longerThan: 0.1).isEmpty || player.underruns > 0,
+            "a dropout without an underrun: \(signal.silences(longerThan: 0.1))")
+    }
+
+    /// The real output with one `write` held up for `stall` seconds once `after` bytes were written: the
+    /// audio thread stalls as on an overloaded machine, and the server's buffer runs dry.
+    final class StallingOutput: ForwardingOutput {
+        let after: Int
+        let stall: Double
+        private var written = 0
+        private var stalled = false
+
+        init(after: Int, stall: Double) {
+            self.after = after
+            self.stall = stall
+            super.init(PulseAudioOutput())
+        }
+
+        override func write(_ bytes: UnsafeRawBufferPointer) throws(AudioOutputError) {
+            try inner.write(bytes)
+            written += bytes.count
+            if written >= after, !stalled {
+                stalled = true
+                Thread.sleep(forTimeInterval: stall)
+            }
+        }
+    }
+
+    @Test("an audio thread held up past the buffer: the server's underrun is counted and logged, playback goes on")
+    func underrunIsHeardCountedAndLogged() async throws {
+        let path = try fixtures.tone("steady", frequency: "440", seconds: 3)
+        let oneSecond = 44_100 * 4
+        let player = AudioPlayer(output: .custom { StallingOutput(after: oneSecond, stall: 0.7) }, positionInterval: 0.1)
+        defer { player.shutdown() }
+        let log = ReportLog(player)
+        let capture = try await Capture.start(into: fixtures.dir)
+        player.play(AudioTrack(id: 8, path: path))
+        try await log.wait(timeout: 15, "finished") { $0 == .finished(trackID: 8) }
+        try await Task.sleep(for: .milliseconds(300))
+        let signal = try capture.stop()
+        #expect(player.underruns >= 1, "the server reported no underrun")
+        let gaps = signal.silences(longerThan: 0.1)
+        #expect(gaps.count == 1 && gaps.allSatisfy { $0.upperBound - $0.lowerBound < 0.8 }, "heard \(gaps)")
+        // Nothing is lost: the whole track is heard, the stall on top.
+        let range = try #require(signal.audibleRange())
+        let seconds = Double(range.count) / Double(signal.rate)
+        #expect(seconds > 3.2 && seconds < 3.9, "heard \(seconds) s of a 3 s track with a 0.7 s stall")
+        #expect(!log.events.contains { if case .failed = $0 { return true } else { return false } })
     }
 
     @Test("an undecodable file is reported and skipped; a bad queued track is reported before it is due")

@@ -1,19 +1,21 @@
-import Logging
+public import Logging
 import Synchronization
 
 /// A log handler that keeps every message, for tests that count log lines.
-final class LogCapture: Sendable {
+public final class LogCapture: Sendable {
     private let messages = Mutex<[String]>([])
 
+    public init() {}
+
     /// A logger writing here, at every level.
-    var logger: Logger {
+    public var logger: Logger {
         var logger = Logger(label: "test") { _ in Handler(capture: self) }
         logger.logLevel = .trace
         return logger
     }
 
     /// The messages so far, oldest first.
-    var lines: [String] { messages.withLock { $0 } }
+    public var lines: [String] { messages.withLock { $0 } }
 
     fileprivate func append(_ line: String) {
         messages.withLock { $0.append(line) }
