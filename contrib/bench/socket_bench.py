@@ -193,20 +193,17 @@ def measure(server, pid, client, log_prefix):
 def measure_status(socket_path, pid):
     """`status` on one connection (2,000 requests), then on 100 connections sharing 10,000."""
     import mpd_anchor
-    out = {}
-    cpu0 = cpu_seconds(pid)
-    wall, lat = asyncio.run(mpd_anchor.status_load(socket_path, 1, 2000))
-    cpu = cpu_seconds(pid) - cpu0
-    lat.sort()
-    out["single"] = {"req_per_s": len(lat) / wall, "p50_ms": 1000 * lat[len(lat) // 2],
-                     "p99_ms": 1000 * lat[int(0.99 * (len(lat) - 1))], "cpu_us_per_req": 1e6 * cpu / len(lat)}
-    cpu0 = cpu_seconds(pid)
-    wall, lat = asyncio.run(mpd_anchor.status_load(socket_path, 100, 10000))
-    cpu = cpu_seconds(pid) - cpu0
-    lat.sort()
-    out["hundred"] = {"req_per_s": len(lat) / wall, "p50_ms": 1000 * lat[len(lat) // 2],
-                      "p99_ms": 1000 * lat[int(0.99 * (len(lat) - 1))], "cpu_us_per_req": 1e6 * cpu / len(lat)}
-    return out
+
+    def load(connections, total):
+        cpu0 = cpu_seconds(pid)
+        wall, lat = asyncio.run(mpd_anchor.status_load(socket_path, connections, total))
+        cpu = cpu_seconds(pid) - cpu0
+        lat.sort()
+        return {"req_per_s": len(lat) / wall, "p50_ms": 1000 * lat[len(lat) // 2],
+                "p99_ms": 1000 * lat[int(0.99 * (len(lat) - 1))], "cpu_us_per_req": 1e6 * cpu / len(lat)}
+
+    single = load(1, 2000)
+    return {"single": single, "hundred": load(100, 10000)}
 
 
 def measure_listallinfo(pid, client):

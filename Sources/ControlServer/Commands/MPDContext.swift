@@ -183,14 +183,22 @@ public final class ControlCommands: Sendable {
         return c
     }
 
+    /// A command context over this backend's library, player and caches, for `client`.
+    private func makeContext(
+        for client: MPDClientState, snapshot: PlayerSnapshot? = nil, onEventLoop: Bool = false, pinnedSong: SongRecord? = nil
+    ) -> MPDContext {
+        MPDContext(
+            catalog: catalog, playlists: playlists, player: player, musicFolder: musicFolder, password: password,
+            client: client, started: started, currentSongs: currentSongs, librarySongs: librarySongs,
+            snapshot: snapshot, onEventLoop: onEventLoop, pinnedSong: pinnedSong)
+    }
+
     /// Runs `batch` (on a connection's command queue: it may read the database and wait for the engine).
     /// A streaming `writer` (`MPDResponseWriter(flushingAt:to:)`) hands large answers out in chunks.
     public func execute(
         _ batch: MPDCommandBatch, client: inout MPDClientState, writer: MPDResponseWriter = MPDResponseWriter()
     ) -> MPDBatchResult {
-        var context = MPDContext(
-            catalog: catalog, playlists: playlists, player: player, musicFolder: musicFolder, password: password,
-            client: client, started: started, currentSongs: currentSongs, librarySongs: librarySongs)
+        var context = makeContext(for: client)
         if Self.answersFromSnapshot(batch) {
             // It went the slow way because the current song was not at hand: fetch it for the next one.
             let p = context.player()
@@ -219,9 +227,7 @@ public final class ControlCommands: Sendable {
         if poll, let same = lastStatus.withLock({ $0.flatMap { $0.snapshot == p && $0.songs == songs ? $0.output : nil } }) {
             return MPDBatchResult(output: same, continuation: .ready)
         }
-        var context = MPDContext(
-            catalog: catalog, playlists: playlists, player: player, musicFolder: musicFolder, password: password,
-            client: client, started: started, currentSongs: currentSongs, librarySongs: librarySongs, snapshot: p, onEventLoop: true, pinnedSong: song)
+        var context = makeContext(for: client, snapshot: p, onEventLoop: true, pinnedSong: song)
         let result = table.execute(batch, context: &context)
         client = context.client
         if poll, result.continuation == .ready, result.output.last == UInt8(ascii: "\n"), result.output.suffix(3).elementsEqual(MPDResponse.ok) {
@@ -251,9 +257,7 @@ public final class ControlCommands: Sendable {
         guard !warmQueued.exchange(true, ordering: .acquiringAndReleasing) else { return }
         warming.async { [self] in
             warmQueued.store(false, ordering: .releasing)
-            let context = MPDContext(
-                catalog: catalog, playlists: playlists, player: player, musicFolder: musicFolder, password: password,
-                client: newClient(), started: started, currentSongs: currentSongs, librarySongs: librarySongs)
+            let context = makeContext(for: newClient())
             _ = try? context.libraryStatistics()
             _ = try? context.folderTree()
             _ = try? context.allSongs()
