@@ -144,7 +144,7 @@ let package = Package(
             swiftSettings: strict),
         .testTarget(name: "ClickWheelConfigTests", dependencies: ["ClickWheelConfig", "ClickWheelCore", "ClickWheelTestKit"], swiftSettings: strict),
         // End to end: the real binary in tmux (needs only the built executable).
-        .testTarget(name: "EndToEndTests", dependencies: ["ClickWheelTestKit"], swiftSettings: strict),
+        .testTarget(name: "EndToEndTests", dependencies: ["ClickWheelTestKit"], exclude: ["Transcripts"], swiftSettings: strict),
         .testTarget(
             name: "DevicesTests",
             dependencies: ["Devices", "Evdev", "ClickWheelCore", "ClickWheelTestKit", .product(name: "Logging", package: "swift-log")],

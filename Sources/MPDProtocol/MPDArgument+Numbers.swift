@@ -58,6 +58,42 @@ extension MPDArgument {
         else { throw .argument("Float expected: \(string)") }
         return value
     }
+
+    /// Parses a song time for `seek` and `seekid` (MPD's `ParseCommandArgSongTime`): seconds as a
+    /// float, not negative, returned as whole milliseconds.
+    ///
+    /// Any float MPD accepts is accepted, and none traps: `nan` is 0 and values past MPD's song time
+    /// (unsigned 32-bit milliseconds, about 49 days) saturate there; the engine then clamps to the song.
+    /// Errors: `Float expected: x`, `Negative value not allowed: -1` (code 2).
+    public func songTimeMilliseconds() throws(MPDError) -> Int {
+        let seconds = try float()
+        if seconds < 0 { throw .argument("Negative value not allowed: \(string)") }
+        return Self.milliseconds(seconds, in: 0...Int(UInt32.max))
+    }
+
+    /// Parses a signed song time for `seekcur` (MPD's `ParseCommandArgSignedSongTime`): seconds as
+    /// a float, as whole milliseconds; `nan` is 0, values past signed 32-bit milliseconds saturate.
+    /// Error: `Float expected: x` (code 2).
+    public func signedSongTimeMilliseconds() throws(MPDError) -> Int {
+        Self.milliseconds(try float(), in: Int(Int32.min)...Int(Int32.max))
+    }
+
+    /// `seconds` in milliseconds, rounded and clamped to `range` (NaN is 0), so that no client value
+    /// can reach a trapping `Double` to `Int` conversion or overflow the engine's arithmetic.
+    static func milliseconds(_ seconds: Double, in range: ClosedRange<Int>) -> Int {
+        let ms = (seconds * 1000).rounded()
+        if ms.isNaN { return 0 }
+        if ms <= Double(range.lowerBound) { return range.lowerBound }
+        if ms >= Double(range.upperBound) { return range.upperBound }
+        return Int(ms)
+    }
+
+    /// Parses a queue version for `plchanges`/`plchangesposid` as MPD does: `strtoul` (no range
+    /// error; a minus sign wraps, an overflow gives the largest value) kept as MPD's 32-bit version.
+    /// Error: `Integer expected: x` (code 2).
+    public func queueVersion() throws(MPDError) -> Int {
+        Int(UInt32(truncatingIfNeeded: try unsigned(max: .max)))
+    }
 }
 
 /// A scan of an argument's leading integer with the C library's `strtol`/`strtoul` rules.

@@ -36,6 +36,18 @@ import Testing
         h.engine.control(r, at: h.now).result
     }
 
+    /// A version the queue never reached (a client that knew an earlier run, or MPD's 32-bit wrap
+    /// of `plchanges -1`) gets every entry, as MPD sends.
+    @Test func aVersionFromTheFutureGetsEverything() {
+        var q = PlayQueue()
+        q.insert([10, 11, 12], at: 0)
+        q.insert([13], at: 3)
+        #expect(q.changes(since: q.version).isEmpty)
+        #expect(q.changes(since: q.version - 1).map(\.position) == [3])
+        #expect(q.changes(since: q.version + 1).map(\.position) == [0, 1, 2, 3])
+        #expect(q.changes(since: Int(UInt32.max)).count == 4)
+    }
+
     @Test func shuffleAndUnshuffleKeepTheCurrentSongAndTheListOrder() throws {
         var h = Self.engine()
         Self.control(&h, .add([1, 2, 3, 4, 5, 6], at: nil))

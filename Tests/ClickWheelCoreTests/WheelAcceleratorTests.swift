@@ -21,6 +21,16 @@ import Testing
         #expect(spin(&a, steps: 48, intervalMS: 25) >= 1000)
     }
 
+    /// `wheel 10000` twice 10 ms apart over the socket: a step every microsecond, a velocity whose
+    /// (v / start)⁴ is past Int.max. It moves the most a step may, and never traps.
+    @Test(arguments: [Settings.Acceleration.normal, .fast])
+    func aBurstPastAnyIntMovesTheMostAStepMay(mode: Settings.Acceleration) {
+        var a = WheelAccelerator(mode: mode)
+        _ = a.items(for: 10_000, at: .ms(0))
+        #expect(a.items(for: 10_000, at: .ms(10)) == 10_000 * WheelAccelerator.maxItemsPerStep)
+        #expect(a.items(for: -10_000, at: .ms(11)) == -10_000)
+    }
+
     @Test func offNeverAccelerates() {
         var a = WheelAccelerator(mode: .off)
         #expect(spin(&a, steps: 48, intervalMS: 10) == 48)

@@ -1,3 +1,4 @@
+import ClickWheelTestKit
 import ControlServer
 import Foundation
 import Testing

@@ -1,4 +1,5 @@
 @testable import ControlServer
+import ClickWheelTestKit
 import Foundation
 import GRDB
 import Library

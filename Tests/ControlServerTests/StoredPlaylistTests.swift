@@ -1,4 +1,5 @@
 import ClickWheelCore
+import ClickWheelTestKit
 import ControlServer
 import Foundation
 import Library

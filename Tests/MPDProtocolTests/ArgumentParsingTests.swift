@@ -83,6 +83,35 @@ import Testing
         }
     }
 
+    /// Song times never trap, whatever float a client sends (`seek 0 nan` once stopped the service).
+    @Test func songTimesSaturateInsteadOfTrapping() throws {
+        #expect(try MPDArgument("1.5").songTimeMilliseconds() == 1500)
+        #expect(try MPDArgument("nan").songTimeMilliseconds() == 0)
+        #expect(try MPDArgument("-0").songTimeMilliseconds() == 0)
+        for huge in ["inf", "1e300", "9223372036854775807", "18446744073709551616"] {
+            #expect(try MPDArgument(huge).songTimeMilliseconds() == Int(UInt32.max), "\(huge)")
+        }
+        for negative in ["-1", "-inf", "-1e300"] {
+            #expect(throws: MPDError.argument("Negative value not allowed: \(negative)")) {
+                try MPDArgument(negative).songTimeMilliseconds()
+            }
+        }
+        #expect(try MPDArgument("+2").signedSongTimeMilliseconds() == 2000)
+        #expect(try MPDArgument("-inf").signedSongTimeMilliseconds() == Int(Int32.min))
+        #expect(try MPDArgument("+1e300").signedSongTimeMilliseconds() == Int(Int32.max))
+        #expect(try MPDArgument("nan").signedSongTimeMilliseconds() == 0)
+        #expect(throws: MPDError.argument("Float expected: 1x")) { try MPDArgument("1x").signedSongTimeMilliseconds() }
+    }
+
+    /// `plchanges` versions as MPD reads them: strtoul, kept in 32 bits, never a range error.
+    @Test func queueVersionsWrapAsMPDs() throws {
+        #expect(try MPDArgument("17").queueVersion() == 17)
+        #expect(try MPDArgument("4294967296").queueVersion() == 0)
+        #expect(try MPDArgument("-1").queueVersion() == Int(UInt32.max))
+        #expect(try MPDArgument("18446744073709551616").queueVersion() == Int(UInt32.max))
+        #expect(throws: MPDError.argument("Integer expected: nan")) { try MPDArgument("nan").queueVersion() }
+    }
+
     @Test func keywordsMatchIgnoringCaseOnlyWhenAsked() {
         #expect(MPDArgument("clear").equals("clear"))
         #expect(!MPDArgument("Clear").equals("clear"))

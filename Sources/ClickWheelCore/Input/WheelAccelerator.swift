@@ -69,6 +69,8 @@ public struct WheelAccelerator: Hashable, Sendable {
         }
         let r = velocity / start
         let items = r * r * r * r
-        return items > 1 ? min(Int(items), Self.maxItemsPerStep) : 1
+        // Clamped as a Double: a burst of steps a microsecond apart (`wheel 10000` twice in 10 ms over
+        // the socket) makes (v / start)⁴ larger than any Int, and converting that would trap.
+        return items > 1 ? Int(min(items, Double(Self.maxItemsPerStep))) : 1
     }
 }

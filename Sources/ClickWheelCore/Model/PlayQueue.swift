@@ -39,9 +39,11 @@ public struct PlayQueue: Hashable, Sendable {
     /// The position of song id `id`.
     public func index(ofID id: Int) -> Int? { entries.firstIndex { $0.id == id } }
 
-    /// Entries changed after `version`, with their positions, in queue order.
+    /// Entries changed after `version`, with their positions, in queue order. A version the queue
+    /// has not reached (a client that knew an earlier run) is out of step: every entry, as MPD sends.
     public func changes(since version: Int) -> [(position: Int, entry: Entry)] {
-        entries.enumerated().compactMap { $0.element.version > version ? ($0.offset, $0.element) : nil }
+        if version > self.version { return entries.enumerated().map { ($0.offset, $0.element) } }
+        return entries.enumerated().compactMap { $0.element.version > version ? ($0.offset, $0.element) : nil }
     }
 
     /// Replaces everything with `tracks` (new song ids).

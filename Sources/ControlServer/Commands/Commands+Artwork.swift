@@ -8,7 +8,7 @@ extension ControlCommands {
     static var artworkCommands: [MPDCommand<MPDContext>] {
         [
             MPDCommand("binarylimit", .exactly(1), permission: .read) { (ctx: inout MPDContext, req, _: inout MPDResponseWriter) throws(MPDError) in
-                let limit = Int(try req.arguments[0].unsigned(max: 16_777_215))
+                let limit = Int(try req.arguments[0].unsigned(max: UInt64(binaryLimitMax)))
                 guard limit >= 64 else { throw .argument("Value too small") }
                 ctx.client.binaryLimit = limit
             },
@@ -36,6 +36,10 @@ extension ControlCommands {
             },
         ]
     }
+
+    /// The largest `binarylimit`: MPD's rule, a client's output limit less 4 KiB, so that one chunk
+    /// and its header fit under what a connection may owe (`ControlServer.Limits.maxOutputBytes`).
+    static let binaryLimitMax = ControlServer.Limits().maxOutputBytes - 4096
 
     /// The names MPD looks for in a song's folder, in order.
     static let coverNames = ["cover.png", "cover.jpg", "cover.jpeg", "cover.webp", "cover.tiff", "cover.bmp",

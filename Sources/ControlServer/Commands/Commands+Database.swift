@@ -229,8 +229,9 @@ extension ControlCommands {
         }
         if request.sortDescending { songs.reverse() }
         if let window = request.window {
-            guard let range = window.clamped(toCount: songs.count) else { throw .argument("Bad song index") }
-            songs = Array(songs[range])
+            // A window past the matches is an empty answer, as in MPD (no `Bad song index`).
+            let start = min(window.start, songs.count)
+            songs = Array(songs[start..<max(start, min(window.end ?? songs.count, songs.count))])
         }
         return (songs, request.position)
     }

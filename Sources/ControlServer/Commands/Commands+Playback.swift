@@ -23,16 +23,16 @@ extension ControlCommands {
             simple("previous", .previous),
             MPDCommand("seek", .exactly(2), permission: .player) { (ctx: inout MPDContext, req, _: inout MPDResponseWriter) throws(MPDError) in
                 let position = Int(try req.arguments[0].unsigned())
-                _ = try ctx.control(.seek(position: position, ms: try milliseconds(req.arguments[1])))
+                _ = try ctx.control(.seek(position: position, ms: try req.arguments[1].songTimeMilliseconds()))
             },
             MPDCommand("seekid", .exactly(2), permission: .player) { (ctx: inout MPDContext, req, _: inout MPDResponseWriter) throws(MPDError) in
                 let id = Int(try req.arguments[0].unsigned())
-                _ = try ctx.control(.seekID(id, ms: try milliseconds(req.arguments[1])))
+                _ = try ctx.control(.seekID(id, ms: try req.arguments[1].songTimeMilliseconds()))
             },
             MPDCommand("seekcur", .exactly(1), permission: .player) { (ctx: inout MPDContext, req, _: inout MPDResponseWriter) throws(MPDError) in
                 let arg = req.arguments[0]
                 let relative = arg.bytes.first == UInt8(ascii: "+") || arg.bytes.first == UInt8(ascii: "-")
-                _ = try ctx.control(.seekCurrent(ms: Int((try arg.float() * 1000).rounded()), relative: relative))
+                _ = try ctx.control(.seekCurrent(ms: try arg.signedSongTimeMilliseconds(), relative: relative))
             },
             MPDCommand("setvol", .exactly(1), permission: .player) { (ctx: inout MPDContext, req, _: inout MPDResponseWriter) throws(MPDError) in
                 _ = try ctx.control(.setVolume(Int(try req.arguments[0].unsigned(max: 100))))
@@ -79,10 +79,5 @@ extension ControlCommands {
         MPDCommand(name, .none, permission: .player) { (ctx: inout MPDContext, _, _: inout MPDResponseWriter) throws(MPDError) in
             _ = try ctx.control(request)
         }
-    }
-
-    /// Seconds (a float, as MPD takes them) as milliseconds, never negative.
-    static func milliseconds(_ argument: MPDArgument) throws(MPDError) -> Int {
-        max(0, Int((try argument.float() * 1000).rounded()))
     }
 }

@@ -8,28 +8,31 @@ extension ControlCommands {
         [
             MPDCommand("add", .between(1, 2), permission: .add) { (ctx: inout MPDContext, req, _: inout MPDResponseWriter) throws(MPDError) in
                 let uri = try MusicPath.normalize(req.arguments[0], command: "add")
+                let at = try position(req.arguments.dropFirst().first, &ctx)
                 let ids = try libraryCall { try ctx.catalog.trackIDs(uri: uri) }
                 guard !ids.isEmpty else { throw .noExist("No such directory") }
-                _ = try ctx.control(.add(ids, at: try position(req.arguments.dropFirst().first)))
+                _ = try ctx.control(.add(ids, at: at))
             },
             MPDCommand("addid", .between(1, 2), permission: .add) { (ctx: inout MPDContext, req, w: inout MPDResponseWriter) throws(MPDError) in
+                let at = try position(req.arguments.dropFirst().first, &ctx)
                 guard let uri = try? MusicPath.normalize(req.arguments[0], command: "addid"),
                     let id = try libraryCall({ try ctx.catalog.trackID(path: uri) })
                 else { throw .noExist("No such song") }
-                let songIDs = try ctx.control(.add([id], at: try position(req.arguments.dropFirst().first)))
+                let songIDs = try ctx.control(.add([id], at: at))
                 if let songID = songIDs.first { w.field("Id", songID) }
             },
             MPDCommand("findadd", .atLeast(1), permission: .add) { (ctx: inout MPDContext, req, _: inout MPDResponseWriter) throws(MPDError) in
                 let (songs, at) = try matchingSongs(&ctx, req, foldCase: false, adding: true)
-                _ = try ctx.control(.add(songs.map(\.id), at: try position(at)))
+                _ = try ctx.control(.add(songs.map(\.id), at: try position(at, &ctx)))
             },
             MPDCommand("searchadd", .atLeast(1), permission: .add) { (ctx: inout MPDContext, req, _: inout MPDResponseWriter) throws(MPDError) in
                 let (songs, at) = try matchingSongs(&ctx, req, foldCase: true, adding: true)
-                _ = try ctx.control(.add(songs.map(\.id), at: try position(at)))
+                _ = try ctx.control(.add(songs.map(\.id), at: try position(at, &ctx)))
             },
             MPDCommand("load", .between(1, 3), permission: .add) { (ctx: inout MPDContext, req, _: inout MPDResponseWriter) throws(MPDError) in
+                let at = try position(req.arguments.dropFirst(2).first, &ctx)
                 let songs = try playlistSongs(&ctx, req)
-                _ = try ctx.control(.add(songs.map(\.id), at: try position(req.arguments.dropFirst(2).first)))
+                _ = try ctx.control(.add(songs.map(\.id), at: at))
             },
             MPDCommand("clear", .none, permission: .player) { (ctx: inout MPDContext, _, _: inout MPDResponseWriter) throws(MPDError) in
                 _ = try ctx.control(.clear)
@@ -41,12 +44,15 @@ extension ControlCommands {
                 _ = try ctx.control(.deleteID(Int(try req.arguments[0].unsigned())))
             },
             MPDCommand("move", .exactly(2), permission: .player) { (ctx: inout MPDContext, req, _: inout MPDResponseWriter) throws(MPDError) in
-                let to = try position(req.arguments[1]) ?? .absolute(0)
-                _ = try ctx.control(.move(try slice(req.arguments[0]), to: to))
+                let from = try slice(req.arguments[0])
+                let to = try position(req.arguments[1], &ctx, moving: from) ?? .absolute(0)
+                _ = try ctx.control(.move(from, to: to))
             },
             MPDCommand("moveid", .exactly(2), permission: .player) { (ctx: inout MPDContext, req, _: inout MPDResponseWriter) throws(MPDError) in
-                let to = try position(req.arguments[1]) ?? .absolute(0)
-                _ = try ctx.control(.moveID(Int(try req.arguments[0].unsigned()), to: to))
+                let id = Int(try req.arguments[0].unsigned())
+                let moving = ctx.player().queue.index(ofID: id).map { QueueSlice.single($0) }
+                let to = try position(req.arguments[1], &ctx, moving: moving) ?? .absolute(0)
+                _ = try ctx.control(.moveID(id, to: to))
             },
             MPDCommand("swap", .exactly(2), permission: .player) { (ctx: inout MPDContext, req, _: inout MPDResponseWriter) throws(MPDError) in
                 let (a, b) = (Int(try req.arguments[0].unsigned()), Int(try req.arguments[1].unsigned()))
@@ -95,10 +101,21 @@ extension ControlCommands {
     }
 
     /// An insertion position: `N`, or `+N`/`-N` relative to the current song; nil when absent.
-    static func position(_ argument: MPDArgument?) throws(MPDError) -> QueuePosition? {
+    ///
+    /// A relative position is checked in MPD's order: a current song first (`No current song`),
+    /// then, for `move`, that the current song is not among those `moving` (`Cannot move current
+    /// song relative to itself`), then the number; the engine checks it against the queue.
+    static func position(
+        _ argument: MPDArgument?, _ ctx: inout MPDContext, moving: QueueSlice? = nil
+    ) throws(MPDError) -> QueuePosition? {
         guard let argument else { return nil }
         guard let sign = argument.bytes.first, sign == UInt8(ascii: "+") || sign == UInt8(ascii: "-") else {
             return .absolute(Int(try argument.unsigned()))
+        }
+        let player = ctx.player()
+        guard let current = player.currentPosition else { throw .playerSync("No current song") }
+        if let moving, current >= moving.start, current < moving.end ?? player.queue.count {
+            throw .argument("Cannot move current song relative to itself")
         }
         let n = Int(try MPDArgument(bytes: argument.bytes.dropFirst()).unsigned())
         return sign == UInt8(ascii: "+") ? .afterCurrent(n) : .beforeCurrent(n)
@@ -111,11 +128,13 @@ extension ControlCommands {
 
     /// Positions of entries changed after version V (`plchanges V [S:E]`), within the window if given.
     static func changedPositions(_ queue: PlayQueue, _ req: MPDRequest) throws(MPDError) -> [Int] {
-        let version = Int(try req.arguments[0].unsigned())
+        let version = try req.arguments[0].queueVersion()
         var window = queue.indices
         if req.arguments.count > 1 {
-            guard let r = try req.arguments[1].range().clamped(toCount: queue.count) else { throw .argument("Bad song index") }
-            window = r
+            // Unlike the listings, a window past the queue is no error here: nothing changed in it.
+            let r = try req.arguments[1].range()
+            let start = min(r.start, queue.count)
+            window = start..<max(start, min(r.end ?? queue.count, queue.count))
         }
         return queue.changes(since: version).map(\.position).filter { window.contains($0) }
     }
