@@ -8,6 +8,9 @@ public struct PlayerSnapshot: Sendable, Hashable {
     public var status: Player.Status
     public var queue: PlayQueue
     public var current: Int?
+    /// The entry that plays when the current one ends (MPD's `nextsong`): the engine's own rule
+    /// (`Engine.entry(after:)`), so what `status` says is what then plays.
+    public var next: Int?
     public var elapsedMS: Int
     public var volume: Int
     public var random: Bool
@@ -24,6 +27,7 @@ public struct PlayerSnapshot: Sendable, Hashable {
         self.status = status
         self.queue = queue
         self.current = current
+        self.next = nil
         self.elapsedMS = elapsedMS
         self.volume = volume
         self.random = random
@@ -39,6 +43,7 @@ public struct PlayerSnapshot: Sendable, Hashable {
             status: engine.player.status, queue: engine.player.entries, current: engine.player.current,
             elapsedMS: engine.player.elapsedMS, volume: engine.settings.volume, random: engine.settings.shuffle != .off,
             repeatOn: engine.settings.repeatMode != .off, single: engine.mpdSingle, consume: engine.player.consume)
+        next = currentPosition.flatMap { engine.entry(after: $0) }.flatMap { queue.indices.contains($0) ? $0 : nil }
     }
 
     /// The current entry's position, when it is in the queue.

@@ -8,6 +8,10 @@ public import Logging
 /// audio thread and returns at once (no method waits for audio, except `shutdown`). Commands are carried
 /// out in the order they were sent. Reports arrive in the order things were heard.
 ///
+/// Each command method returns the command's ticket (1, 2, 3… in the order sent) and each report
+/// carries the ticket of the last command the audio thread had carried out when it made the report,
+/// so a caller can tell a report that answers its latest command from one overtaken by it.
+///
 /// The engine owns the play queue: it calls `play` for a new track, `enqueueNext` with the track that
 /// follows when it receives `.started` (the player opens and decodes it early and joins it without a gap),
 /// and `play` again after `.failed` or when the user skips.
@@ -22,8 +26,9 @@ public final class AudioPlayer: Sendable {
         case custom(@Sendable () -> any AudioOutput)
     }
 
-    /// What the audio thread reports; buffered (newest 4096) so a slow reader never blocks audio.
-    public let reports: AsyncStream<PlayerReport>
+    /// What the audio thread reports, each with the ticket of the last command it had carried out;
+    /// buffered (newest 4096) so a slow reader never blocks audio.
+    public let reports: AsyncStream<PlayerEvent>
     private let mailbox = Mailbox()
     private let stats = PlayerStats()
 
@@ -38,7 +43,7 @@ public final class AudioPlayer: Sendable {
         output: Output = .pulse(server: nil), positionInterval: Double = 1,
         logger: Logger = Logger(label: "clickwheel.playback")
     ) {
-        let (stream, continuation) = AsyncStream<PlayerReport>.makeStream(bufferingPolicy: .bufferingNewest(4096))
+        let (stream, continuation) = AsyncStream<PlayerEvent>.makeStream(bufferingPolicy: .bufferingNewest(4096))
         reports = stream
         let mailbox = self.mailbox, stats = self.stats
         let thread = Thread {
@@ -50,7 +55,7 @@ public final class AudioPlayer: Sendable {
             }
             let loop = PlayerLoop(
                 output: made, mailbox: mailbox, logger: logger, positionInterval: positionInterval, stats: stats
-            ) { continuation.yield($0) }
+            ) { continuation.yield(PlayerEvent(report: $0, after: $1)) }
             loop.run()
             continuation.finish()
             mailbox.markFinished()
@@ -63,32 +68,41 @@ public final class AudioPlayer: Sendable {
     deinit { mailbox.post(.shutdown) }
 
     /// Plays `track` from `seconds`, replacing what plays; clears a queued next track and a pause.
-    public func play(_ track: AudioTrack, at seconds: Double = 0) { mailbox.post(.play(track, seconds: seconds)) }
+    @discardableResult
+    public func play(_ track: AudioTrack, at seconds: Double = 0) -> UInt64 { mailbox.post(.play(track, seconds: seconds)) }
 
     /// Sets the track to follow the current one gaplessly (nil clears it). Send it after `.started`.
-    public func enqueueNext(_ track: AudioTrack?) { mailbox.post(.enqueueNext(track)) }
+    @discardableResult
+    public func enqueueNext(_ track: AudioTrack?) -> UInt64 { mailbox.post(.enqueueNext(track)) }
 
     /// Pauses (corks the stream: the position freezes, nothing is lost).
-    public func pause() { mailbox.post(.pause) }
+    @discardableResult
+    public func pause() -> UInt64 { mailbox.post(.pause) }
 
     /// Resumes where `pause` stopped.
-    public func resume() { mailbox.post(.resume) }
+    @discardableResult
+    public func resume() -> UInt64 { mailbox.post(.resume) }
 
     /// Moves to `seconds` in the track being heard (flushes the buffer; stays paused if paused).
-    public func seek(to seconds: Double) { mailbox.post(.seek(seconds: seconds)) }
+    @discardableResult
+    public func seek(to seconds: Double) -> UInt64 { mailbox.post(.seek(seconds: seconds)) }
 
     /// Stops and forgets the current and queued track.
-    public func stop() { mailbox.post(.stop) }
+    @discardableResult
+    public func stop() -> UInt64 { mailbox.post(.stop) }
 
     /// Sets the stream volume, 0–100 on PulseAudio's percent scale (50 is −18 dB).
-    public func setVolume(_ volume: Int) { mailbox.post(.volume(volume)) }
+    @discardableResult
+    public func setVolume(_ volume: Int) -> UInt64 { mailbox.post(.volume(volume)) }
 
     /// Sound Check on or off: each track's `replayGain` (from the index) is applied while decoding, held
     /// down by its peak. It takes effect for the audio decoded from now on (~150 ms later).
-    public func setSoundCheck(_ on: Bool) { mailbox.post(.soundCheck(on)) }
+    @discardableResult
+    public func setSoundCheck(_ on: Bool) -> UInt64 { mailbox.post(.soundCheck(on)) }
 
     /// Plays the wheel click from the server's sample cache at `volume` (0–100; 0 is off).
-    public func click(volume: Int) { mailbox.post(.click(volume: volume)) }
+    @discardableResult
+    public func click(volume: Int) -> UInt64 { mailbox.post(.click(volume: volume)) }
 
     /// Stops the audio thread and waits until it has let go of the output (for service shutdown).
     public func shutdown() {

@@ -6,17 +6,22 @@ import Foundation
 /// audio thread. A wake that comes before `wait` is not lost: `wait` then returns at once.
 final class Mailbox: @unchecked Sendable {
     private let condition = NSCondition()
-    private var commands: [PlayerCommand] = []
+    private var commands: [(ticket: UInt64, command: PlayerCommand)] = []
+    /// The last ticket handed out: commands are numbered 1, 2, 3… in the order they were posted.
+    private var lastTicket: UInt64 = 0
     private var rung = false
     private var finished = false
 
-    /// Queues a command and wakes the audio thread.
-    func post(_ command: PlayerCommand) {
+    /// Queues a command and wakes the audio thread; returns the command's ticket.
+    @discardableResult
+    func post(_ command: PlayerCommand) -> UInt64 {
         condition.lock()
-        commands.append(command)
+        defer { condition.unlock() }
+        lastTicket += 1
+        commands.append((lastTicket, command))
         rung = true
         condition.broadcast()
-        condition.unlock()
+        return lastTicket
     }
 
     /// Wakes the audio thread without a command (there is room to write, an output event…).
@@ -27,8 +32,9 @@ final class Mailbox: @unchecked Sendable {
         condition.unlock()
     }
 
-    /// Audio thread: sleeps until woken or `timeout` seconds passed, then returns the queued commands.
-    func wait(timeout: Double) -> [PlayerCommand] {
+    /// Audio thread: sleeps until woken or `timeout` seconds passed, then returns the queued commands
+    /// with their tickets, in order.
+    func wait(timeout: Double) -> [(ticket: UInt64, command: PlayerCommand)] {
         condition.lock()
         defer { condition.unlock() }
         if !rung && commands.isEmpty {

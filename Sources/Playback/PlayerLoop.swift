@@ -40,7 +40,10 @@ final class PlayerLoop {
     /// Counts other threads may read (`AudioPlayer.underruns`).
     let stats: PlayerStats
     let positionInterval: Double
-    let report: (PlayerReport) -> Void
+    /// Hands a report to the player's stream with the ticket of the last command carried out.
+    let emit: (PlayerReport, UInt64) -> Void
+    /// The ticket of the last command taken from the mailbox (0: none yet).
+    var answered: UInt64 = 0
 
     var connected = false
     var nextAttempt = Date.distantPast
@@ -86,15 +89,18 @@ final class PlayerLoop {
 
     init(
         output: any AudioOutput, mailbox: Mailbox, logger: Logger, positionInterval: Double,
-        stats: PlayerStats = PlayerStats(), report: @escaping (PlayerReport) -> Void
+        stats: PlayerStats = PlayerStats(), emit: @escaping (PlayerReport, UInt64) -> Void
     ) {
         self.stats = stats
         self.output = output
         self.mailbox = mailbox
         self.logger = logger
         self.positionInterval = positionInterval
-        self.report = report
+        self.emit = emit
     }
+
+    /// Reports what was heard, stamped with the last command carried out before it.
+    func report(_ report: PlayerReport) { emit(report, answered) }
 
     deinit { buffer.deallocate() }
 
@@ -120,7 +126,8 @@ final class PlayerLoop {
     /// stream, report what was heard.
     func run() {
         while !shuttingDown {
-            for command in mailbox.wait(timeout: waitTimeout) {
+            for (ticket, command) in mailbox.wait(timeout: waitTimeout) {
+                answered = ticket
                 handle(command)
             }
             if shuttingDown { break }

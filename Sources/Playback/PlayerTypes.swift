@@ -64,6 +64,17 @@ public enum PlayerReport: Hashable, Sendable {
     case outputAvailable(server: String)
 }
 
+/// A report and the ticket of the last command carried out before it was made (0: none yet).
+public struct PlayerEvent: Hashable, Sendable {
+    public var report: PlayerReport
+    public var after: UInt64
+
+    public init(report: PlayerReport, after: UInt64) {
+        self.report = report
+        self.after = after
+    }
+}
+
 /// Why playback paused.
 public enum PauseReason: Hashable, Sendable {
     /// A `pause()` command.

@@ -23,6 +23,9 @@ final class AudioPlayback {
     private var nextToken = 1
     private var current: (token: Int, index: Int)?
     private var queuedNext: (token: Int, index: Int, track: TrackID)?
+    /// The ticket of the last command that set what the player does (play, pause, resume, seek, stop):
+    /// a report made before the player carried it out is stale (see `handle`).
+    private var lastStateTicket: UInt64 = 0
 
     /// `nextIndex(current, count)` says which entry follows (repeat and the end of the queue decide).
     init(player: AudioPlayer, library: any LibraryReading, musicFolder: String, logger: Logger,
@@ -62,13 +65,13 @@ final class AudioPlayback {
             }
             endedIndex = nil
             start(index)
-        case .pause: player.pause()
-        case .resume: player.resume()
+        case .pause: lastStateTicket = player.pause()
+        case .resume: lastStateTicket = player.resume()
         case .stop:
-            player.stop()
+            lastStateTicket = player.stop()
             current = nil
             queuedNext = nil
-        case .seek(let ms): player.seek(to: Double(ms) / 1000)
+        case .seek(let ms): lastStateTicket = player.seek(to: Double(ms) / 1000)
         case .volume(let v): player.setVolume(v)
         }
     }
@@ -80,7 +83,7 @@ final class AudioPlayback {
         guard let track = audioTrack(index) else { return }
         current = (track.id, index)
         queuedNext = nil
-        player.play(track)
+        lastStateTicket = player.play(track)
         handOverNext()
     }
 
@@ -121,23 +124,35 @@ final class AudioPlayback {
     }
 
     /// Translates a player report into the engine's terms (nil: nothing the engine needs).
-    func handle(_ report: PlayerReport) -> PlaybackReport? {
-        switch report {
+    ///
+    /// A report can never undo a later command. The engine sets playing, paused and stopped itself
+    /// when it sends the command, so the player's echoes of them (`paused` by command, `resumed`) are
+    /// not passed on; only a pause the player made by itself (the sink went away) is. A report made
+    /// before the player carried out the latest play, pause, resume, seek or stop is stale: its
+    /// position or start is dropped (`play` then `pause 1` at once must end paused, `seekcur` must not
+    /// jump back). That a track ended or failed is passed on while it is the current stream's, stale
+    /// or not: the player has moved on to the next track whatever came after.
+    func handle(_ event: PlayerEvent) -> PlaybackReport? {
+        let stale = event.after < lastStateTicket
+        switch event.report {
         case .started(let token):
+            guard !stale, token == current?.token || token == queuedNext?.token else { return nil }
             return tokens[token].map { .started(index: $0) }
         case .position(let token, let seconds):
-            guard current?.token == token else { return nil }
+            guard !stale, current?.token == token else { return nil }
             return .position(ms: Int(seconds * 1000))
         case .finished(let token):
-            if let c = current, c.token == token { endedIndex = c.index }
-            return tokens[token].map { .finished(index: $0) }
+            guard let c = current, c.token == token else { return nil }
+            endedIndex = c.index
+            return .finished(index: c.index)
         case .failed(let token, let reason):
             logger.warning("playback: cannot play: \(reason)")
+            guard token == current?.token || token == queuedNext?.token else { return nil }
             return tokens[token].map { .failed(index: $0, message: reason) }
-        case .paused:
+        case .paused(.outputRemoved):
             return .paused
-        case .resumed:
-            return .resumed
+        case .paused(.command), .resumed:
+            return nil
         case .stopped:
             return nil
         case .outputUnavailable(let reason):

@@ -77,7 +77,7 @@ final class ServiceLoop: @unchecked Sendable {
         }
     }
 
-    private func playerReported(_ report: PlayerReport) {
+    private func playerReported(_ report: PlayerEvent) {
         if let r = playback.handle(report) { handle(.playback(r, at: MonotonicClock.now())) }
     }
 

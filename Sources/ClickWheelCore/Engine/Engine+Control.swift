@@ -172,8 +172,7 @@ extension Engine {
             player.status = .paused
             return [.playback(.pause), .notify(.player)]
         case (.paused, false):
-            player.status = .playing
-            return [.playback(.resume), .notify(.player)]
+            return resumePaused()
         default:
             return []
         }

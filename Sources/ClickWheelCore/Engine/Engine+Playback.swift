@@ -72,8 +72,7 @@ extension Engine {
             player.status = .paused
             return [.playback(.pause), .notify(.player)]
         case .paused:
-            player.status = .playing
-            return [.playback(.resume), .notify(.player)]
+            return resumePaused()
         case .stopped:
             return startEntry(current)
         }

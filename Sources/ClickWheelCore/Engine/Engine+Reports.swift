@@ -8,8 +8,9 @@ extension Engine {
                 currentTrack = nil
                 nowPlayingSince = now
             }
+            // Which entry is heard, from its start; whether it plays or is paused is the commands' to say
+            // (a start heard after a `pause` sent at once must not make it play).
             player.current = index
-            player.status = .playing
             player.elapsedMS = 0
             return [.notify(.player)]
         case .position(let ms):
@@ -49,6 +50,9 @@ extension Engine {
     /// What plays after entry `index` ended (or failed: then the next one, whatever the repeat mode).
     private mutating func advance(after index: Int, failed: Bool) -> [Effect] {
         if !failed, let asleep = sleepAtEndOfTrack(after: index) { return asleep }
+        // Paused since the player moved on (the end was heard before the pause was carried out): the
+        // next entry is current, and stays paused.
+        let paused = player.status == .paused
         var effects: [Effect] = []
         var next: Int?
         let singleStop = !failed && (settings.repeatMode == .one || player.single != .off)
@@ -64,6 +68,10 @@ extension Engine {
         }
         if let next {
             effects += startEntry(next)
+            if paused {
+                player.status = .paused
+                effects.append(.playback(.pause))
+            }
         } else if singleStop && player.entries.indices.contains(index) {
             // MPD's single: stopped after the track, which stays current.
             player.status = .stopped

@@ -2,16 +2,16 @@
 ///
 /// After every event (`afterEvent`) the engine looks at what the event did to playback:
 /// - a checkpoint (`Effect.checkpoint`) follows every change the MPD idle system hears of (play,
-///   pause, stop, skip, track change, seek, queue change) and comes every 4 s while playing (with the
-///   player's position reports 0.5 s apart, a power cut loses less than 5 s);
+///   pause, stop, skip, track change, seek, queue change), and one is due `checkpointIntervalMS`
+///   after the last while playing; position reports come once a second and carry it, so a power cut
+///   loses at most 4.5 s of place;
 /// - play-throughs are followed for play counts (`Engine+PlayCounts`);
-/// - a podcast that starts again resumes at its bookmark, rewound by `rewindMS(awayMS:)`; so does one
-///   that was paused for a while.
+/// - a podcast that starts again resumes at its bookmark, rewound by `rewindMS(awayMS:)`.
 ///
 /// `Event.restore` brings the queue back paused at the saved position (Now Playing is offered in the
-/// main menu). The playback shell has nothing loaded then, so the first Play/Pause becomes a `play` of
-/// the entry followed by a `seek` to the position. With Settings → Resume Playing on, a queue that
-/// was playing carries on by itself.
+/// main menu). The playback shell has nothing loaded then, so playing it again (`resumePaused`) loads
+/// it: a `play` of the entry, then a `seek` to the position. A podcast paused for a while rewinds
+/// there too. With Settings → Resume Playing on, a queue that was playing carries on by itself.
 ///
 /// The engine reads no clock: the shell sends `Event.wallClock` (at start and now and then) and
 /// stamps checkpoints and bookmarks with the wall time when it stores them.
@@ -23,6 +23,8 @@ extension Engine {
         var lastCheckpoint: Timestamp?
         /// A restored entry the playback shell has not loaded yet.
         var shellEmpty = false
+        /// This event loaded the restored entry (its play-through goes on: no new one starts).
+        var loadedRestored = false
         /// An entry started at a position: the shell's `started` report must not reset it to 0.
         var pendingStart: PendingStart?
         /// Since when the current entry is paused (before `now` for a restored one: the time away).
@@ -36,8 +38,8 @@ extension Engine {
         var ms: Int
     }
 
-    /// How long after the last checkpoint one is due while playing, milliseconds. Position reports (one a
-    /// second) carry it, so checkpoints come every 4 s: a power cut loses at most that much.
+    /// How long after the last checkpoint one is due while playing, milliseconds. The next position
+    /// report (one a second) carries it, so checkpoints come about every 4 s.
     static let checkpointIntervalMS: Int64 = 3500
 
     /// The wall clock now, unix milliseconds (nil until the shell sent it).
@@ -137,8 +139,33 @@ extension Engine {
         return effects
     }
 
-    /// Resume's and play counts' look at what `event` did; returns `effects` with theirs added (and a
-    /// restored entry's first resume turned into play + seek).
+    /// Plays the paused current entry again. A podcast paused for a while rewinds first
+    /// (`rewindMS(awayMS:)`). A restored entry, which the playback shell has not loaded, is loaded
+    /// (play, then seek to its place) instead of resumed.
+    mutating func resumePaused() -> [Effect] {
+        player.status = .playing
+        var rewound = false
+        if let p = resume.playThrough, p.isPodcast, let since = resume.pausedSince,
+            case let rewind = Self.rewindMS(awayMS: now.milliseconds(since: since)), rewind > 0
+        {
+            player.elapsedMS = max(0, player.elapsedMS - rewind)
+            rewound = true
+        }
+        var effects: [Effect]
+        if resume.shellEmpty, let index = player.current {
+            resume.shellEmpty = false
+            resume.loadedRestored = true
+            resume.pendingStart = PendingStart(index: index, ms: player.elapsedMS)
+            effects = [.playback(.play(index: index))]
+            if player.elapsedMS > 0 { effects.append(.playback(.seek(ms: player.elapsedMS))) }
+        } else {
+            effects = [.playback(.resume)]
+            if rewound { effects.append(.playback(.seek(ms: player.elapsedMS))) }
+        }
+        return effects + [.notify(.player)]
+    }
+
+    /// Resume's and play counts' look at what `event` did; returns `effects` with theirs added.
     mutating func afterEvent(_ event: Event, _ effects: [Effect]) -> [Effect] {
         var effects = effects
         if case .wallClock(let unixMS, _) = event {
@@ -146,7 +173,9 @@ extension Engine {
         }
         let restored: Bool
         if case .restore = event { restored = true } else { restored = false }
-        let playCommand = effects.contains { if case .playback(.play) = $0 { true } else { false } }
+        // Loading a restored entry goes on with its play-through; any other play starts a new one.
+        let playCommand = !resume.loadedRestored && effects.contains { if case .playback(.play) = $0 { true } else { false } }
+        resume.loadedRestored = false
         if playCommand { resume.shellEmpty = false }
 
         // Play-throughs: a new one when an entry started or another track became current.
@@ -168,25 +197,6 @@ extension Engine {
             resume.pendingStart = nil
         }
 
-        // A paused entry playing again: a podcast rewinds; a restored entry is loaded.
-        if resume.lastStatus == .paused && player.status == .playing && !started {
-            if let p = resume.playThrough, p.isPodcast, let since = resume.pausedSince,
-                case let rewind = Self.rewindMS(awayMS: now.milliseconds(since: since)), rewind > 0
-            {
-                player.elapsedMS = max(0, player.elapsedMS - rewind)
-                if !resume.shellEmpty { effects.append(.playback(.seek(ms: player.elapsedMS))) }
-            }
-            if resume.shellEmpty, let index = player.current {
-                resume.shellEmpty = false
-                effects = effects.flatMap { effect -> [Effect] in
-                    guard case .playback(.resume) = effect else { return [effect] }
-                    var load: [Effect] = [.playback(.play(index: index))]
-                    if player.elapsedMS > 0 { load.append(.playback(.seek(ms: player.elapsedMS))) }
-                    return load
-                }
-                resume.pendingStart = PendingStart(index: index, ms: player.elapsedMS)
-            }
-        }
         if player.status == .paused && resume.lastStatus != .paused { resume.pausedSince = now }
         if player.status != .paused && !restored { resume.pausedSince = nil }
         resume.lastStatus = player.status
@@ -196,7 +206,7 @@ extension Engine {
             resume.playThrough = p
         }
 
-        // Checkpoints: after each change, and every 5 s while playing.
+        // Checkpoints: after each change, and when one is due while playing.
         let changed = effects.contains {
             if case .notify(let s) = $0 { s == .player || s == .playlist } else { false }
         }

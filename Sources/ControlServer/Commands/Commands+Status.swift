@@ -33,7 +33,7 @@ extension ControlCommands {
                     w.field("duration", SongWriter.seconds(ms: song.durationMS))
                     w.field("audio", "\(song.sampleRate):16:\(song.channels)")
                 }
-                if let next = ctx.nextPosition(after: current, in: p) {
+                if let next = p.next {
                     w.field("nextsong", next)
                     w.field("nextsongid", p.queue[next].id)
                 }

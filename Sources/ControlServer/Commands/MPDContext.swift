@@ -99,14 +99,6 @@ public struct MPDContext: MPDCommandContext {
         playerSource.input(input)
     }
 
-    /// The entry that plays after `current` ends (MPD's `nextsong`): the next one, the first with
-    /// repeat, the same with single and repeat, none with single alone.
-    func nextPosition(after current: Int, in p: PlayerSnapshot) -> Int? {
-        if p.single != .off { return p.repeatOn && !p.consume ? current : nil }
-        if current + 1 < p.queue.count { return current + 1 }
-        return p.repeatOn && p.queue.count > 1 ? 0 : nil
-    }
-
     /// Playback state, read from the engine at most once per batch (anew after a control request).
     mutating func player() -> PlayerSnapshot {
         if let cachedPlayer { return cachedPlayer }

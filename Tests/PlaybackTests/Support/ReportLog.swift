@@ -9,7 +9,7 @@ final class ReportLog: Sendable {
     init(_ player: AudioPlayer) {
         let reports = player.reports
         Task.detached { [self] in
-            for await report in reports { self.entries.withLock { $0.append((Date(), report)) } }
+            for await event in reports { self.entries.withLock { $0.append((Date(), event.report)) } }
         }
     }
 

@@ -39,7 +39,8 @@ FileHandle.standardOutput.write(Data("play-issued \(Int64(now.tv_sec) * 1_000_00
 player.play(tracks[0])
 
 var failed = false
-for await report in player.reports {
+for await event in player.reports {
+    let report = event.report
     if !quiet || !(report.isPosition) {
         let t = String(format: "%7.3f", Date().timeIntervalSince(start))
         FileHandle.standardError.write(Data("[\(t)] \(report)\n".utf8))
