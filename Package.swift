@@ -36,6 +36,9 @@ let package = Package(
         // Linux I2C (linux/i2c-dev.h, kernel headers only): the I2C_SLAVE ioctl shim.
         .systemLibrary(name: "CI2C"),
 
+        // Named threads for blocking work, outside Swift's cooperative pool (one helper for all of it).
+        .target(name: "NamedThreads", swiftSettings: strict),
+
         // Thin wrappers: one class owns each C handle, typed errors per library.
         .target(name: "Mpg123", dependencies: ["CMpg123"], swiftSettings: strict),
         .target(name: "Evdev", dependencies: ["CEvdev"], swiftSettings: strict),
@@ -94,14 +97,27 @@ let package = Package(
             dependencies: ["ClickWheelCore", .product(name: "Yams", package: "Yams")],
             swiftSettings: strict),
 
+        // The service's composition: each long-lived part a swift-service-lifecycle Service, run as one
+        // ServiceGroup; the engine loop. The executable and the tests run this same code.
+        .target(
+            name: "ClickWheelService",
+            dependencies: [
+                "ClickWheelConfig", "ClickWheelCore", "ControlServer", "Devices", "Library", "MPDProtocol", "NamedThreads",
+                "Playback",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
+            ],
+            swiftSettings: strict),
+
+        // The one executable: options into a configuration, then the service (or index, ctl, debug, calibrate).
         .executableTarget(
             name: "clickwheel",
             dependencies: [
-                "Library", "ClickWheelCore", "Devices", "ClickWheelConfig", "ControlServer", "MPDProtocol", "Playback",
-                .product(name: "GRDB", package: "GRDB.swift"),
+                "ClickWheelConfig", "ClickWheelCore", "ClickWheelService", "Devices", "Library", "NamedThreads",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             swiftSettings: strict),
 

@@ -157,3 +157,20 @@ public struct ConfigErrors: Error, Equatable, CustomStringConvertible, Sendable 
     public var errors: [ConfigError]
     public var description: String { errors.map(\.description).joined(separator: "\n") }
 }
+
+extension ConfigLoader {
+    /// The configuration file a command reads: the one given (`--config`), else the system's
+    /// (`systemPath`) when it exists, else none.
+    public static func file(explicit: String?) -> String? {
+        explicit ?? (FileManager.default.fileExists(atPath: systemPath) ? systemPath : nil)
+    }
+
+    /// The configuration every command uses: the file `file(explicit:)` names, then the environment,
+    /// then `flags`; and which file that was.
+    public static func resolve(
+        explicit: String?, flags: [String: String] = [:]
+    ) throws(ConfigErrors) -> (config: ServiceConfig, file: String?) {
+        let file = file(explicit: explicit)
+        return (try ConfigLoader().load(file: file, flags: flags), file)
+    }
+}

@@ -60,14 +60,9 @@ struct CalibrateCommand: ParsableCommand {
     }
 
     func run() throws {
-        let file = config ?? ConfigLoader.systemPath
-        let exists = FileManager.default.fileExists(atPath: file)
-        let loaded: ServiceConfig
-        do {
-            loaded = try ConfigLoader().load(file: exists ? file : nil)
-        } catch {
-            throw ValidationError("the configuration is not valid:\n\(error)")
-        }
+        let (loaded, readFrom) = try Failure.configuration(explicit: config)
+        // --write sets the keys in the file read, or makes the system's when there was none.
+        let file = readFrom ?? ConfigLoader.systemPath
         let paths = input.map { [$0] } ?? loaded.input.filter { $0.hasPrefix("/dev/input/") }
         var profile = EvdevProfile(grab: false)
         if let key = loaded.selectKey { profile.buttons[key] = .select }
@@ -100,7 +95,7 @@ struct CalibrateCommand: ParsableCommand {
         }
         let calibration = session.calibration
         let wheelPath = session.wheelPath
-        guard let result = calibration.result else { throw CleanExit.failure("calibration not finished") }
+        guard let result = calibration.result else { throw Failure.exit(command: "clickwheel calibrate", "calibration not finished") }
         let settings = CalibrationSettings.settings(for: result, keyName: Self.keyName)
         say("")
         say("calibration of \(wheelPath ?? "the wheel"):")
@@ -113,7 +108,7 @@ struct CalibrateCommand: ParsableCommand {
         do {
             try CalibrationSettings.write(result, toFile: file, keyName: Self.keyName)
         } catch {
-            throw CleanExit.failure("cannot update \(file): \(error)")
+            throw Failure.exit(command: "clickwheel calibrate", "cannot update \(file): \(error)")
         }
         say("wrote \(file) (\(settings.map(\.key).joined(separator: ", ")))")
     }
@@ -221,7 +216,8 @@ private struct Session {
         {
             try finish(command: command)
         } else if !calibration.hasInput && now.milliseconds(since: waitingSince) >= timeoutMS {
-            throw CleanExit.failure(
+            throw Failure.exit(
+                command: "clickwheel calibrate",
                 openDevices().isEmpty
                     ? "no input device to read (none fits, or no permission: run as root or in group input)"
                     : "nothing came in \(timeoutMS / 1000) s; is the service running (it holds the devices)? "
@@ -237,7 +233,7 @@ private struct Session {
         waitingSince = MonotonicClock.now()
         if case .tryAgain = result {
             tries += 1
-            if tries >= command.attempts { throw CleanExit.failure("calibration not finished: no clear answer") }
+            if tries >= command.attempts { throw Failure.exit(command: "clickwheel calibrate", "calibration not finished: no clear answer") }
             if calibration.step == .detent { wheelPath = nil }
         } else {
             tries = 0
@@ -270,13 +266,5 @@ private final class EventQueue: Sendable {
             defer { q = [] }
             return q
         }
-    }
-}
-
-/// Ends the command with one line on stderr and exit status 1 (a runtime failure).
-private enum CleanExit {
-    static func failure(_ message: String) -> ExitCode {
-        FileHandle.standardError.write(Data(("clickwheel calibrate: " + message + "\n").utf8))
-        return ExitCode(1)
     }
 }

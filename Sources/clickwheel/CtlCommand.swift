@@ -39,19 +39,12 @@ struct CtlCommand: ParsableCommand {
     }
 
     func run() throws {
-        let path: String
-        do {
-            let file = config ?? (FileManager.default.fileExists(atPath: ConfigLoader.systemPath) ? ConfigLoader.systemPath : nil)
-            path = try ConfigLoader().load(file: file, flags: socket.map { ["socket": $0] } ?? [:]).socket
-        } catch {
-            throw ValidationError("the configuration is not valid:\n\(error)")
-        }
+        let path = try Failure.configuration(explicit: config, flags: socket.map { ["socket": $0] } ?? [:]).config.socket
         let client: SocketClient
         do {
             client = try SocketClient(path: path)
         } catch {
-            FileHandle.standardError.write(Data("clickwheel ctl: cannot reach ClickWheel at \(path): \(error)\n".utf8))
-            throw ExitCode.failure
+            throw Failure.exit(command: "clickwheel ctl", "cannot reach ClickWheel at \(path): \(error)")
         }
         let verb = action[0]
         let line: String
@@ -73,12 +66,10 @@ struct CtlCommand: ParsableCommand {
         do {
             reply = try client.request(line)
         } catch {
-            FileHandle.standardError.write(Data("clickwheel ctl: \(error)\n".utf8))
-            throw ExitCode.failure
+            throw Failure.exit(command: "clickwheel ctl", "\(error)")
         }
         if let last = reply.last, last.hasPrefix("ACK ") {
-            FileHandle.standardError.write(Data("clickwheel ctl: \(last)\n".utf8))
-            throw ExitCode.failure
+            throw Failure.exit(command: "clickwheel ctl", last)
         }
         var out = ""
         for l in reply.dropLast() {

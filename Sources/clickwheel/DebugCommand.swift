@@ -1,6 +1,7 @@
 import ArgumentParser
 import ClickWheelConfig
 import ClickWheelCore
+import ClickWheelService
 import Devices
 import Foundation
 import Logging
@@ -67,12 +68,7 @@ struct DebugLCD: ParsableCommand {
     @OptionGroup var displayOptions: DisplayOptions
 
     func run() throws {
-        let c: ServiceConfig
-        do {
-            c = try ConfigLoader().load(file: config, flags: displayOptions.flags)
-        } catch {
-            throw ValidationError("the configuration is not valid:\n\(error)")
-        }
+        let c = try Failure.configuration(explicit: config, flags: displayOptions.flags).config
         let logger = Logging.make("clickwheel.debug")
         let interactive = isatty(STDOUT_FILENO) == 1
         guard let screen = try DeviceSetup.display(c, interactive: interactive, note: "debug lcd", logger: logger) else {

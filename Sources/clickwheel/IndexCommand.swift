@@ -44,13 +44,8 @@ struct IndexCommand: ParsableCommand {
         if let music { flags["music"] = music }
         if let db { flags["db"] = db }
         if demo { flags["demo"] = "true" }
-        let file = config ?? (FileManager.default.fileExists(atPath: ConfigLoader.systemPath) ? ConfigLoader.systemPath : nil)
-        do {
-            let c = try ConfigLoader().load(file: file, flags: flags)
-            return (c.music, c.db, c.demo)
-        } catch {
-            throw ValidationError("the configuration is not valid:\n\(error)")
-        }
+        let c = try Failure.configuration(explicit: config, flags: flags).config
+        return (c.music, c.db, c.demo)
     }
 
     func validate() throws {
@@ -87,8 +82,7 @@ struct IndexCommand: ParsableCommand {
             }
         } catch {
             progress.finish()
-            FileHandle.standardError.write(Data("clickwheel: cannot index into \(dbPath): \(error)\n".utf8))
-            throw ExitCode.failure
+            throw Failure.exit("cannot index into \(dbPath): \(error)")
         }
     }
 

@@ -1,17 +1,17 @@
-import ClickWheelConfig
-import ClickWheelCore
+public import ClickWheelConfig
+public import ClickWheelCore
 import Devices
 import Foundation
-import Logging
+public import Logging
 
 /// Builds the display and the input sources the configuration names.
-enum DeviceSetup {
+public enum DeviceSetup {
     struct Failure: Error, CustomStringConvertible {
         var description: String
     }
 
     /// The display for `config` (nil for `none`); the terminal one shows `note` under the box.
-    static func display(_ config: ServiceConfig, interactive: Bool, note: String, logger: Logger) throws -> (any TextDisplay)? {
+    public static func display(_ config: ServiceConfig, interactive: Bool, note: String, logger: Logger) throws -> (any TextDisplay)? {
         switch config.display ?? (interactive ? .terminal : .none) {
         case .none:
             return nil

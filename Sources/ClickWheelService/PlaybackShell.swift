@@ -1,22 +1,21 @@
-import ClickWheelCore
-import Dispatch
+public import ClickWheelCore
 import Foundation
 import Library
-import Logging
-import Playback
+public import Logging
+public import Playback
 
 /// The playback shell: carries out the engine's playback commands on the real audio player
 /// (libmpg123 → PulseAudio/PipeWire, or a silent null output) and turns the player's reports back into
 /// engine events. The engine owns the queue; this shell keeps a copy to know which file an index is,
 /// and hands the player the following track early so albums play without a gap.
 ///
-/// Thread rules: `perform` and `handle(_ report:)` run on the service loop's queue only.
-final class AudioPlayback {
-    private let player: AudioPlayer
+/// Thread rules: `perform` and `translate` run on the engine loop's queue only.
+public final class PlaybackShell: PlaybackPort {
+    /// The audio player (its own thread); the audio service reads its reports and stops it.
+    public let player: AudioPlayer
     private let library: any LibraryReading
     private let musicFolder: String
     private let logger: Logger
-    private let nextIndex: (Int, Int) -> Int?
     private var queue: [TrackID] = []
     /// Which queue entry each handed-over track stands for (the player reports its own ids).
     private var tokens: [Int: Int] = [:]
@@ -27,17 +26,18 @@ final class AudioPlayback {
     /// a report made before the player carried it out is stale (see `handle`).
     private var lastStateTicket: UInt64 = 0
 
-    /// `nextIndex(current, count)` says which entry follows (repeat and the end of the queue decide).
-    init(player: AudioPlayer, library: any LibraryReading, musicFolder: String, logger: Logger,
-         nextIndex: @escaping (Int, Int) -> Int?) {
+    public init(player: AudioPlayer, library: any LibraryReading, musicFolder: String, logger: Logger) {
         self.player = player
         self.library = library
         self.musicFolder = musicFolder
         self.logger = logger
-        self.nextIndex = nextIndex
     }
 
-    func perform(_ command: PlaybackCommand) {
+    public func setSoundCheck(_ on: Bool) { player.setSoundCheck(on) }
+
+    public func click(volume: Int) { player.click(volume: volume) }
+
+    public func perform(_ command: PlaybackCommand, following: (Int) -> Int?) {
         switch command {
         case .replaceQueue(let ids, let index):
             queue = ids
@@ -45,14 +45,14 @@ final class AudioPlayback {
                 current = (c.token, index)
                 tokens[c.token] = index
             }
-            handOverNext()
+            handOverNext(following)
         case .insert(let ids, let at):
             queue.insert(contentsOf: ids, at: min(max(0, at), queue.count))
             if let c = current, at <= c.index {
                 current = (c.token, c.index + ids.count)
                 tokens[c.token] = c.index + ids.count
             }
-            handOverNext()
+            handOverNext(following)
         case .play(let index):
             // After a track ended the engine asks for the next one, which the player is already joining
             // without a gap: take it as current and hand over the one after it.
@@ -60,11 +60,11 @@ final class AudioPlayback {
                 current = (q.token, q.index)
                 queuedNext = nil
                 endedIndex = nil
-                handOverNext()
+                handOverNext(following)
                 return
             }
             endedIndex = nil
-            start(index)
+            start(index, following)
         case .pause: lastStateTicket = player.pause()
         case .resume: lastStateTicket = player.resume()
         case .stop:
@@ -79,17 +79,17 @@ final class AudioPlayback {
     /// The entry whose end the player reported, until the engine says what follows.
     private var endedIndex: Int?
 
-    private func start(_ index: Int) {
+    private func start(_ index: Int, _ following: (Int) -> Int?) {
         guard let track = audioTrack(index) else { return }
         current = (track.id, index)
         queuedNext = nil
         lastStateTicket = player.play(track)
-        handOverNext()
+        handOverNext(following)
     }
 
     /// Gives the player the entry after the current one, so it can join it without a gap.
-    private func handOverNext() {
-        guard let c = current, let n = nextIndex(c.index, queue.count), queue.indices.contains(n) else {
+    private func handOverNext(_ following: (Int) -> Int?) {
+        guard let c = current, let n = following(c.index), queue.indices.contains(n) else {
             queuedNext = nil
             player.enqueueNext(nil)
             return
@@ -132,7 +132,7 @@ final class AudioPlayback {
     /// position or start is dropped (`play` then `pause 1` at once must end paused, `seekcur` must not
     /// jump back). That a track ended or failed is passed on while it is the current stream's, stale
     /// or not: the player has moved on to the next track whatever came after.
-    func handle(_ event: PlayerEvent) -> PlaybackReport? {
+    public func translate(_ event: PlayerEvent) -> PlaybackReport? {
         let stale = event.after < lastStateTicket
         switch event.report {
         case .started(let token):

@@ -45,8 +45,35 @@ struct ReloadableLogHandler: LogHandler {
     func log(event: LogEvent) { inner.log(event: event) }
 }
 
-/// What SIGHUP can change in a running service, and what needs a restart.
-enum ConfigReload {
+/// SIGHUP in a running service: reads the configuration again, applies what can change while running
+/// (one log line says what, and which changed keys wait for a restart); the caller rescans.
+struct ConfigReload: Sendable {
+    let started: ServiceConfig
+    let logLevel: SharedLogLevel
+    let loop: EngineLoop
+    let logger: Logger
+    /// Reads the configuration as the service did at start (file, environment, flags).
+    let read: @Sendable () throws -> ServiceConfig
+
+    func reload() {
+        do {
+            let new = try read()
+            logLevel.value = Logger.Level(rawValue: new.logLevel) ?? .info
+            loop.queue.async { [loop] in
+                loop.powerCommands = [.shutDown: new.shutdownCommand, .restart: new.restartCommand]
+                loop.wheelCalibration?.reload(new)
+            }
+            let restart = Self.needingRestart(old: started, new: new)
+            let waiting = restart.isEmpty ? "" : "; changed but applied only at restart: \(restart.joined(separator: ", "))"
+            logger.notice("SIGHUP: configuration reloaded (applied: \(Self.applied.joined(separator: ", "))\(waiting)); rescanning the library")
+        } catch {
+            let oneLine = "\(error)".split(separator: "\n").joined(separator: " ")
+            logger.error("SIGHUP: the configuration was not reloaded, the running one is kept: \(oneLine)")
+        }
+    }
+}
+
+extension ConfigReload {
     /// The keys applied on reload. The wheel's (what `clickwheel calibrate` and Settings → Wheel set)
     /// go to the open input devices at once, as a Save in Settings → Wheel does.
     static let applied = [

@@ -1,0 +1,193 @@
+public import ClickWheelConfig
+import ClickWheelCore
+import ControlServer
+import Devices
+import Foundation
+import GRDB
+import Library
+public import Logging
+import Playback
+import ServiceLifecycle
+
+/// `clickwheel run`: the parts of the service, made from a configuration and run as one
+/// swift-service-lifecycle `ServiceGroup` (SIGTERM and SIGINT stop it gracefully).
+///
+/// One concurrency rule per layer:
+/// - the engine and everything it owns (the display, the playback shell, the library's stores) run on
+///   the engine loop's serial queue (`EngineLoop.queue`), which its entry points assert;
+/// - blocking devices (the audio thread, evdev and keyboard readers, watchers, library scans, the
+///   I2C writer, and the start and stop steps that open or close them) run on named threads of their
+///   own, all started through `NamedThread`, never on Swift's cooperative pool;
+/// - SwiftNIO runs the control socket and nothing else;
+/// - the services' `run()` are structured tasks of the group: they wait and hand work to the above.
+///
+/// Making the service (`init`) opens what can fail with a clear message: the library database, the
+/// display and the control socket; running it starts the rest.
+public final class ClickWheelService: Sendable {
+    /// What the executable hands over: the configuration and where it came from.
+    public struct Options: Sendable {
+        public var config: ServiceConfig
+        /// The configuration file read (Settings → Wheel saves into it); nil: none.
+        public var configFile: String?
+        /// Standard input and output are a terminal (the default display and input follow).
+        public var interactive: Bool
+        public var version: String
+        /// Reads the configuration again, as at start (SIGHUP).
+        public var reload: @Sendable () throws -> ServiceConfig
+
+        public init(
+            config: ServiceConfig, configFile: String?, interactive: Bool, version: String,
+            reload: @escaping @Sendable () throws -> ServiceConfig
+        ) {
+            self.config = config
+            self.configFile = configFile
+            self.interactive = interactive
+            self.version = version
+            self.reload = reload
+        }
+    }
+
+    /// The service could not start; `description` is the one line for stderr.
+    public struct StartupFailure: Error, CustomStringConvertible {
+        public var description: String
+    }
+
+    public let logger: Logger
+    /// The parts in start order: the group stops them in the reverse order, each waited for, so
+    /// nothing new comes in (SIGHUP, inputs, the socket, the library) before the engine writes its
+    /// last checkpoint and Goodbye, the display closes, and the audio stops.
+    private let parts: [any Service]
+
+    /// Makes the service: opens the library, the display and the control socket (blocking: call it
+    /// off the cooperative pool, e.g. through `NamedThread.run`).
+    public init(_ options: Options) throws(StartupFailure) {
+        let c = options.config
+        let useTerminal = (c.display ?? (options.interactive ? .terminal : .none)) == .terminal
+        let useKeyboard = c.input.contains("keyboard")
+            || ((c.input.isEmpty || c.input.contains("auto") || c.demo) && options.interactive && useTerminal)
+        // On the terminal display, log lines go to a file beside the database instead of the screen.
+        let logNote = useTerminal ? Self.logToFile(besides: c.db) : ""
+        let logLevel = SharedLogLevel(Logger.Level(rawValue: c.logLevel) ?? .info)
+        let logger = logLevel.logger("clickwheel")
+        self.logger = logger
+
+        let pool: DatabasePool
+        do {
+            pool = try LibraryDatabase.open(at: c.db)
+        } catch {
+            throw StartupFailure(description: "cannot open the library \(c.db): \(error)")
+        }
+        let resumeStore = ResumeStore(pool)
+        let stores = EngineStores(settings: SettingsStore(pool), resume: resumeStore, playState: PlayStateStore(pool))
+        let display: (any TextDisplay)?
+        do {
+            let audio = c.output == .pulse ? "audio: PulseAudio/PipeWire" : "audio: none (--output null)"
+            display = try DeviceSetup.display(c, interactive: options.interactive, note: audio + " · q quits" + logNote, logger: logger)
+        } catch {
+            throw StartupFailure(description: "\(error)")
+        }
+        let library = LibraryStore(pool)
+        let engine = Engine(
+            library: library,
+            configuration: EngineConfiguration(
+                geometry: display?.geometry ?? c.lcd, charset: display?.charset ?? .utf8, holdMS: Int64(c.holdMS),
+                degreesPerStep: c.degreesPerStep, version: options.version, shuffleSeed: UInt64.random(in: 1...UInt64.max)),
+            settings: stores.settings?.load() ?? Settings())
+        let player = AudioPlayer(output: c.output == .pulse ? .pulse(server: nil) : .null, logger: logger)
+        let shell = PlaybackShell(player: player, library: library, musicFolder: c.music, logger: logger)
+        let loop = EngineLoop(engine: engine, display: display, stores: stores, playback: shell, logger: logger)
+
+        let scanner = BackgroundScanner(folder: c.music, pool: pool, logger: logger)
+        scanner.onProgress = { count in loop.post(.scanning(count: count, at: MonotonicClock.now())) }
+        scanner.onFinished = { changed in
+            loop.post(.scanning(count: nil, at: MonotonicClock.now()))
+            if changed { loop.post(.libraryChanged(at: MonotonicClock.now())) }
+            loop.scanFinished(libraryChanged: changed)
+        }
+        let server = try Self.control(c, pool: pool, loop: loop, logger: logger) {
+            display?.close()
+        }
+        loop.rescan = { scanner.start() }
+        loop.listener = { server.notify($0) }
+        loop.powerCommands = [.shutDown: c.shutdownCommand, .restart: c.restartCommand]
+        let evdev = DeviceSetup.evdev(c, logger: logger)
+        loop.wheelCalibration = WheelCalibrationLink(evdev: evdev, config: c, configFile: options.configFile, logger: logger)
+
+        var restore: ResumeState?
+        do {
+            restore = try resumeStore.load()
+        } catch {
+            logger.error("cannot read the resume checkpoint: \(error)")
+        }
+        let quit = Quit()
+        // Until the reload service traps it, a hangup must not end the process.
+        signal(SIGHUP, SIG_IGN)
+        let onHangup: @Sendable () -> Void
+        if useTerminal {
+            onHangup = { quit() }  // the terminal went away
+        } else {
+            let reload = ConfigReload(started: c, logLevel: logLevel, loop: loop, logger: logger, read: options.reload)
+            onHangup = { reload.reload(); scanner.start() }
+        }
+        let where_ = "database \(c.db), display \(useTerminal ? "terminal" : "none")"
+        parts = [
+            AudioService(player: player, loop: loop),
+            DisplayService(loop: loop),
+            EngineService(loop: loop, restore: restore, goodbye: !useTerminal),
+            LibraryService(
+                scanner: scanner, watcher: try? FolderWatcher(folder: c.music, logger: logger), folder: c.music,
+                logger: logger
+            ) { watching in logger.info("running: music \(c.music) (\(watching)), \(where_)") },
+            ControlService(server: server),
+            InputService(
+                keyboard: useKeyboard ? KeyboardInput(holdMS: 1000) { quit() } : nil, evdev: evdev, loop: loop,
+                quit: quit, logger: logger),
+            ReloadService(onHangup: onHangup),
+        ]
+    }
+
+    /// Runs every part until SIGTERM, SIGINT or a quit; returns when all of them have stopped.
+    public func run() async throws {
+        let group = ServiceGroup(
+            configuration: ServiceGroupConfiguration(
+                services: parts.map { .init(service: $0, successTerminationBehavior: .gracefullyShutdownGroup) },
+                gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
+        try await group.run()
+        logger.info("stopped")
+    }
+
+    /// The control socket (and the TCP address, when configured), listening; on failure `closeDisplay`
+    /// runs and the failure says which address.
+    private static func control(
+        _ c: ServiceConfig, pool: DatabasePool, loop: EngineLoop, logger: Logger, closeDisplay: () -> Void
+    ) throws(StartupFailure) -> ControlServer {
+        let commands = ControlCommands(
+            catalog: Catalog(pool), playlists: StoredPlaylists(pool), player: loop, musicFolder: c.music, password: c.password)
+        let server = ControlServer(backend: commands, logger: logger)
+        var listening = c.socket
+        do {
+            try server.start(socketPath: c.socket, group: c.socketGroup)
+            if let tcp = c.tcp, let colon = tcp.lastIndex(of: ":"), let port = Int(tcp[tcp.index(after: colon)...]) {
+                listening = tcp
+                try server.startTCP(host: String(tcp[..<colon]), port: port)
+            }
+        } catch {
+            server.stop()
+            closeDisplay()
+            throw StartupFailure(description: "cannot open the control socket \(listening): \(error)")
+        }
+        return server
+    }
+
+    /// Sends stderr to `clickwheel.log` beside the database; returns the note the terminal shows.
+    private static func logToFile(besides db: String) -> String {
+        let logPath = (db as NSString).deletingLastPathComponent + "/clickwheel.log"
+        try? FileManager.default.createDirectory(
+            atPath: (logPath as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        let fd = open(logPath, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { return "" }
+        dup2(fd, STDERR_FILENO)
+        close(fd)
+        return " · log: \(logPath)"
+    }
+}

@@ -1,0 +1,250 @@
+public import ClickWheelCore
+import ControlServer
+public import Dispatch
+import Devices
+import Foundation
+import Library
+public import Logging
+public import MPDProtocol
+public import Playback
+import Synchronization
+
+/// The one serial owner of the engine: every event (keys, ticks, playback reports, scan progress,
+/// control requests) is handed to `Engine.handle` on `queue`, and the effects are carried out there,
+/// in order: frames to the display, commands to the playback shell, writes to the library's stores,
+/// idle notifications to the control server.
+///
+/// Thread rules: `post`, `send`, `playerReported` and the `PlayerStateSource` methods may be called
+/// from any thread but the loop's own; everything else runs on `queue`, which each entry point
+/// asserts. `@unchecked Sendable`: every mutable field is touched only on `queue`; the published
+/// snapshot, the one thing read elsewhere, is behind a `Mutex`.
+public final class EngineLoop: @unchecked Sendable {
+    /// The serial queue the engine and everything it owns run on.
+    public let queue = DispatchQueue(label: "clickwheel.engine")
+    private var engine: Engine
+    private let display: (any TextDisplay)?
+    private let stores: EngineStores
+    let logger: Logger
+    private let playback: any PlaybackPort
+    private var ticker: (any DispatchSourceTimer)?
+    /// When the ticker is set to fire (`Engine.nextTick`); nil: not set.
+    private var tickAt: Timestamp?
+    /// When the engine last heard the wall time (`Event.wallClock`: at start, then with the first event
+    /// a minute or more later, so a clock set by NTP after boot reaches resume stamps).
+    private var lastWallClock = Timestamp.zero
+    /// After `shutdown`: events are no longer handled (the display is closed, the audio stopping).
+    private var stopped = false
+    /// The last update job handed out, and the one running (MPD's `updating_db`).
+    private var updateJobs = 0
+    private var runningJob: Int?
+    /// What `status` and friends read: the engine's playback state as of its last change, published
+    /// on the queue after every event, control request and update job change, read from any thread
+    /// without waiting for the queue (the control server answers `status` on its event loop).
+    private let published = Mutex<(snapshot: PlayerSnapshot, at: Timestamp)>((PlayerSnapshot(), .zero))
+    /// Starts a library scan (`Effect.rescanLibrary`, MPD's `update`); set before `start`.
+    public var rescan: @Sendable () -> Void = {}
+    /// Who hears about changes (the control server's idle clients); set before `start`.
+    public var listener: (@Sendable (MPDIdleSubsystems) -> Void)?
+    /// Settings → Shut Down / Restart run these (`/bin/sh -c`); set before `start`, or on the queue.
+    public var powerCommands: [PowerAction: String] = [:]
+    /// Settings → Wheel's raw input and saving; set before `start`, or on the queue (nil: nothing to
+    /// read, and a Save is answered "not written").
+    var wheelCalibration: WheelCalibrationLink?
+
+    public init(
+        engine: Engine, display: (any TextDisplay)?, stores: EngineStores, playback: any PlaybackPort, logger: Logger
+    ) {
+        self.engine = engine
+        self.display = display
+        self.stores = stores
+        self.playback = playback
+        self.logger = logger
+        playback.perform(.volume(engine.settings.volume)) { _ in nil }
+        playback.setSoundCheck(engine.settings.soundCheck)
+        publish()
+    }
+
+    /// Starts the tick timer (one-shot, set after every event for the engine's next tick: a marquee step,
+    /// a hold, an overlay's end; not set while nothing moves with time, see `Engine.nextTick`) and draws
+    /// the first frame.
+    public func start() {
+        queue.async { [self] in
+            let t = DispatchSource.makeTimerSource(queue: queue)
+            t.setEventHandler { [unowned self] in
+                tickAt = nil
+                handle(.tick(MonotonicClock.now()))
+            }
+            t.resume()
+            ticker = t
+            handle(.tick(MonotonicClock.now()))
+        }
+    }
+
+    /// Hands `event` to the engine on the loop's queue, later.
+    public func post(_ event: Event) {
+        queue.async { [self] in handle(event) }
+    }
+
+    /// Hands `event` to the engine and returns when its effects are carried out.
+    public func send(_ event: Event) {
+        dispatchPrecondition(condition: .notOnQueue(queue))
+        queue.sync { handle(event) }
+    }
+
+    /// A report of the audio player, into the queue: what it means for the engine (nothing, when stale).
+    public func playerReported(_ event: PlayerEvent) {
+        queue.async { [self] in
+            if let report = playback.translate(event) { handle(.playback(report, at: MonotonicClock.now())) }
+        }
+    }
+
+    /// Stops the timer, writes a last resume checkpoint and shows Goodbye (with `goodbye`: an LCD keeps
+    /// it; a terminal that is being handed back does not want it); events after this are dropped.
+    public func shutdown(goodbye: Bool = true) {
+        dispatchPrecondition(condition: .notOnQueue(queue))
+        queue.sync {
+            ticker?.cancel()
+            ticker = nil
+            carryOut(engine.checkpointEffects())
+            if goodbye { handle(.shutdown(at: MonotonicClock.now())) }
+            stopped = true
+        }
+    }
+
+    /// Closes the display, on the queue (where every frame was drawn), once `shutdown` stopped the loop.
+    public func closeDisplay() {
+        dispatchPrecondition(condition: .notOnQueue(queue))
+        queue.sync { display?.close() }
+    }
+
+    /// A scan ended: the update job (if one was asked for) is done. Idle clients hear `update`, and
+    /// `database` only when the library changed (as from MPD).
+    public func scanFinished(libraryChanged: Bool) {
+        queue.async { [self] in
+            runningJob = nil
+            publish()
+            listener?(libraryChanged ? [.database, .update] : [.update])
+        }
+    }
+
+    func handle(_ event: Event) {
+        dispatchPrecondition(condition: .onQueue(queue))
+        guard !stopped else { return }
+        let now = MonotonicClock.now()
+        if lastWallClock == .zero || now.milliseconds(since: lastWallClock) >= 60_000 {
+            lastWallClock = now
+            carryOut(engine.handle(.wallClock(unixMS: ResumeStore.nowMS(), at: now)))
+        }
+        let effects = engine.handle(event)
+        publish()  // before the effects: an idle client woken by them reads the new state
+        carryOut(effects)
+        updateTicker()
+    }
+
+    /// Sets the tick timer for the engine's next tick (a time already past: at once), or unsets it.
+    private func updateTicker() {
+        guard let ticker else { return }
+        let next = engine.nextTick()
+        guard next != tickAt else { return }
+        tickAt = next
+        guard let next else { return ticker.schedule(deadline: .distantFuture) }
+        let delay = max(1000, next.microseconds - MonotonicClock.now().microseconds)
+        ticker.schedule(deadline: .now() + .microseconds(Int(delay)), repeating: .never, leeway: .milliseconds(5))
+    }
+
+    /// Publishes the engine's playback state for `snapshot()` (on the queue, after every change and
+    /// before its effects: a listener's idle client woken by them reads the new state).
+    private func publish() {
+        var s = PlayerSnapshot(engine)
+        s.updatingJob = runningJob
+        let now = MonotonicClock.now()
+        published.withLock { $0 = (s, now) }
+    }
+
+    /// Raw input events from the reader threads, into the queue (Settings → Wheel).
+    private var rawPost: @Sendable (String, RawInputEvent) -> Void {
+        { [weak self] device, raw in self?.post(.rawInput(raw, device: device)) }
+    }
+
+    private func carryOut(_ effects: [Effect]) {
+        dispatchPrecondition(condition: .onQueue(queue))
+        for effect in effects {
+            switch effect {
+            case .render(let frame):
+                do { try display?.show(frame) } catch { logger.error("display: \(error)") }
+                listener?(.screen)
+            case .playback(let command):
+                playback.perform(command) { engine.entry(after: $0) }
+            case .persist(let settings):
+                playback.setSoundCheck(settings.soundCheck)
+                store("cannot save settings") { try stores.settings?.save(settings) }
+            case .rate(let track, let stars):
+                store("cannot store rating") { try stores.settings?.rate(track, stars: stars) }
+            case .backlight(let on):
+                try? display?.setBacklight(on)
+            case .rescanLibrary:
+                rescan()
+            case .notify(let subsystem):
+                listener?(MPDIdleSubsystems(subsystem))
+            case .click(let level):
+                if level != .off { playback.click(volume: level == .loud ? 80 : 35) }
+            case .checkpoint(let state):
+                store("cannot save the resume checkpoint") { try stores.resume?.save(state) }
+            case .played(let track):
+                store("cannot count a play") { try stores.playState?.played(track) }
+            case .skipped(let track):
+                store("cannot count a skip") { try stores.playState?.skipped(track) }
+            case .bookmark(let track, let ms):
+                store("cannot store a bookmark") { try stores.playState?.bookmark(track, ms: ms) }
+            case .episodeFinished(let track):
+                store("cannot mark an episode") { try stores.playState?.episodeFinished(track) }
+            case .power(let action):
+                runPowerCommand(action)
+            case .rawInput(let on):
+                wheelCalibration?.forwardRawEvents(to: on ? rawPost : nil)
+            case .saveWheel(let result):
+                // Answered through the queue, so the frames of this batch are drawn first.
+                post(.wheelSaved(wheelCalibration?.save(result) ?? .notWritten, at: MonotonicClock.now()))
+            }
+        }
+    }
+
+    /// The snapshot as last published, and when.
+    func publishedState() -> (snapshot: PlayerSnapshot, at: Timestamp) { published.withLock { $0 } }
+
+    /// MPD's `update` on the queue: a new job, which starts a scan unless one runs.
+    func startUpdateJob() -> Int {
+        dispatchPrecondition(condition: .onQueue(queue))
+        updateJobs += 1
+        if runningJob == nil {
+            runningJob = updateJobs
+            publish()
+            rescan()
+            listener?(.update)
+        }
+        return runningJob ?? updateJobs
+    }
+
+    /// A control request on the queue, its effects carried out before the answer.
+    func runControl(_ request: ControlRequest) -> Result<[Int], ControlError> {
+        dispatchPrecondition(condition: .onQueue(queue))
+        let outcome = engine.control(request, at: MonotonicClock.now())
+        publish()
+        carryOut(outcome.effects)
+        updateTicker()
+        return outcome.result
+    }
+
+    /// What the screen shows now (the `screen` extension).
+    func screenNow() -> ScreenSnapshot {
+        dispatchPrecondition(condition: .onQueue(queue))
+        let lines = engine.frame?.lines ?? engine.currentFrame().lines
+        let p = engine.position()
+        return ScreenSnapshot(rows: lines, title: p.title, cursor: p.cursor, count: p.count, depth: p.depth)
+    }
+
+    /// A write to the library database; a failure is one log line and the service goes on.
+    private func store(_ what: String, _ write: () throws -> Void) {
+        do { try write() } catch { logger.error("\(what): \(error)") }
+    }
+}
