@@ -51,7 +51,7 @@ let package = Package(
         // Devices: terminal display, keyboard and evdev input, LCDproc client, HD44780 over I2C.
         .target(
             name: "Devices",
-            dependencies: ["ClickWheelCore", "Evdev", "I2C", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["ClickWheelCore", "Evdev", "I2C", "NamedThreads", .product(name: "Logging", package: "swift-log")],
             swiftSettings: strict),
 
         // Test doubles and fixtures for the core (in-memory library, scripted engine driver).
@@ -74,7 +74,7 @@ let package = Package(
         // The audio path: a decode/output thread of its own, libmpg123 -> PulseAudio (or a null output).
         .target(
             name: "Playback",
-            dependencies: ["ClickWheelCore", "Mpg123", "Pulse", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["ClickWheelCore", "Mpg123", "NamedThreads", "Pulse", .product(name: "Logging", package: "swift-log")],
             swiftSettings: strict),
 
         // The MPD protocol as a pure codec.
@@ -153,7 +153,8 @@ let package = Package(
         .testTarget(
             name: "ControlServerTests",
             dependencies: [
-                "ControlServer", "MPDProtocol", "Library", "ClickWheelCore", "ClickWheelTestKit",
+                "ControlServer", "MPDProtocol", "Library", "ClickWheelCore", "ClickWheelService", "ClickWheelTestKit", "Devices",
+                "Playback",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
             ],

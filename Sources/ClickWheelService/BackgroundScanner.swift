@@ -37,7 +37,7 @@ final class BackgroundScanner: @unchecked Sendable {
 
     private func run() {
         do {
-            try NamedThread.detach(name: "clickwheel.scan") { [self] in
+            try NamedThread.detach(name: "cw-scan") { [self] in
                 scanOnce()
                 let again = state.withLock { s in
                     s.running = s.again

@@ -82,7 +82,7 @@ extension EngineLoop {
         }
         let logger = self.logger
         do {
-            try NamedThread.detach(name: "clickwheel.power") {
+            try NamedThread.detach(name: "cw-power") {
                 let process = Process()
                 process.executableURL = URL(fileURLWithPath: "/bin/sh")
                 process.arguments = ["-c", command]

@@ -70,7 +70,8 @@ public final class EngineLoop: @unchecked Sendable {
     public func start() {
         queue.async { [self] in
             let t = DispatchSource.makeTimerSource(queue: queue)
-            t.setEventHandler { [unowned self] in
+            t.setEventHandler { [weak self] in
+                guard let self else { return }
                 tickAt = nil
                 handle(.tick(MonotonicClock.now()))
             }

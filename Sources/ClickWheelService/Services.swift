@@ -22,7 +22,7 @@ struct AudioService: Service {
 
     func run() async {
         for await event in player.reports.cancelOnGracefulShutdown() { loop.playerReported(event) }
-        await NamedThread.run("clickwheel.stop") { player.shutdown() }
+        await NamedThread.run("cw-stop") { player.shutdown() }
     }
 }
 
@@ -33,7 +33,7 @@ struct DisplayService: Service {
 
     func run() async {
         try? await gracefulShutdown()
-        await NamedThread.run("clickwheel.stop") { [loop] in loop.closeDisplay() }
+        await NamedThread.run("cw-stop") { [loop] in loop.closeDisplay() }
     }
 }
 
@@ -50,7 +50,7 @@ struct EngineService: Service {
         // What played before comes back paused (tracks gone are dropped), as an ordinary event.
         if let restore { loop.post(.restore(restore, at: MonotonicClock.now())) }
         try? await gracefulShutdown()
-        await NamedThread.run("clickwheel.stop") { [loop, goodbye] in loop.shutdown(goodbye: goodbye) }
+        await NamedThread.run("cw-stop") { [loop, goodbye] in loop.shutdown(goodbye: goodbye) }
     }
 }
 
@@ -66,7 +66,7 @@ struct LibraryService: Service {
 
     func run() async {
         scanner.start()
-        let watching = await NamedThread.run("clickwheel.start") { [scanner, watcher, folder, logger] in
+        let watching = await NamedThread.run("cw-start") { [scanner, watcher, folder, logger] in
             do {
                 switch try watcher?.start({ scanner.start() }) {
                 case .inotify(let watches)?: return "watched: \(watches) folders"
@@ -80,7 +80,7 @@ struct LibraryService: Service {
         }
         running(watching)
         try? await gracefulShutdown()
-        if let watcher { await NamedThread.run("clickwheel.stop") { watcher.stop() } }
+        if let watcher { await NamedThread.run("cw-stop") { watcher.stop() } }
     }
 }
 
@@ -90,7 +90,7 @@ struct ControlService: Service {
 
     func run() async {
         try? await gracefulShutdown()
-        await NamedThread.run("clickwheel.stop") { server.stop() }
+        await NamedThread.run("cw-stop") { server.stop() }
     }
 }
 
@@ -104,7 +104,7 @@ struct InputService: Service {
     let logger: Logger
 
     func run() async {
-        await NamedThread.run("clickwheel.start") { [keyboard, evdev, loop, logger] in
+        await NamedThread.run("cw-start") { [keyboard, evdev, loop, logger] in
             do {
                 try keyboard?.start { loop.post(.input($0)) }
             } catch {
@@ -125,7 +125,7 @@ struct InputService: Service {
         } onGracefulShutdown: {
             quit()
         }
-        await NamedThread.run("clickwheel.stop") { [keyboard, evdev] in
+        await NamedThread.run("cw-stop") { [keyboard, evdev] in
             keyboard?.stop()
             evdev?.stop()
         }

@@ -1,49 +1,15 @@
 import Glibc
+import NamedThreads
 
-/// A POSIX thread running one blocking loop, outside Swift's cooperative pool (`pthread_create`).
-///
-/// Readers (evdev devices, the hotplug watcher) each get one; `join` (`pthread_join`) is called by
-/// whoever started it, after signalling the loop to end through its `WakePipe`.
-final class DedicatedThread {
-    private var thread: pthread_t?
-
-    /// Starts `body` on a new thread; `name` says which in errors.
-    init(name: String, _ body: @escaping @Sendable () -> Void) throws(DeviceIOError) {
-        final class Box: @unchecked Sendable {
-            let body: @Sendable () -> Void
-            let name: String
-            init(_ body: @escaping @Sendable () -> Void, _ name: String) {
-                self.body = body
-                self.name = name
-            }
+extension NamedThread {
+    /// Starts a device shell's loop (an evdev reader, a watcher, the I2C writer) on a thread named
+    /// `name`; whoever starts it joins it after signalling the loop to end through its `WakePipe`.
+    static func device(_ name: String, _ body: @escaping @Sendable () -> Void) throws(DeviceIOError) -> NamedThread {
+        do {
+            return try NamedThread(name: name, body)
+        } catch {
+            throw DeviceIOError(call: "pthread_create", detail: name, errno: error.errno)
         }
-        let context = Unmanaged.passRetained(Box(body, name)).toOpaque()
-        var tid = pthread_t()
-        let rc = pthread_create(
-            &tid, nil,
-            { raw in
-                let box = Unmanaged<Box>.fromOpaque(raw!).takeRetainedValue()
-                box.body()
-                return nil
-            }, context)
-        guard rc == 0 else {
-            Unmanaged<Box>.fromOpaque(context).release()
-            throw DeviceIOError(call: "pthread_create", detail: name, errno: rc)
-        }
-        thread = tid
-    }
-
-    /// Waits for the loop to end (`pthread_join`); a second call does nothing.
-    func join() {
-        guard let tid = thread else { return }
-        thread = nil
-        pthread_join(tid, nil)
-    }
-
-    /// True when called on this thread (a loop that stops itself must not join itself).
-    var isCurrent: Bool {
-        guard let tid = thread else { return false }
-        return pthread_equal(tid, pthread_self()) != 0
     }
 }
 

@@ -1,6 +1,7 @@
 public import ClickWheelCore
 public import Evdev
 import Glibc
+import NamedThreads
 
 /// Reads one evdev device on its own thread and delivers what its decoder makes of the events.
 ///
@@ -24,7 +25,7 @@ final class EvdevReader: @unchecked Sendable {
     private let observer: (@Sendable (EvdevObservation) -> Void)?
     private let onGone: @Sendable (EvdevReader, EvdevError) -> Void
     private let wake: WakePipe
-    private var thread: DedicatedThread?
+    private var thread: NamedThread?
     /// Added to kernel times to put them on the monotonic clock (0 when the kernel already uses it).
     private var offset: Int64?
 
@@ -56,7 +57,7 @@ final class EvdevReader: @unchecked Sendable {
 
     /// Starts the reader thread.
     func start() throws(DeviceIOError) {
-        thread = try DedicatedThread(name: "evdev " + (path.split(separator: "/").last.map(String.init) ?? path)) {
+        thread = try NamedThread.device("evdev " + (path.split(separator: "/").last.map(String.init) ?? path)) {
             [self] in run()
         }
     }

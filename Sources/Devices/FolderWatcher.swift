@@ -1,5 +1,6 @@
 import Glibc
 public import Logging
+import NamedThreads
 
 /// Watches a folder and every folder below it with inotify and calls `onChange` once things have
 /// settled (the music folder → a library rescan); where inotify cannot watch, checks periodically.
@@ -31,7 +32,7 @@ public final class FolderWatcher: @unchecked Sendable {
     private var paths: [Int32: String] = [:]
     private var fallback: String?
     private let wake: WakePipe
-    private var thread: DedicatedThread?
+    private var thread: NamedThread?
 
     static let mask = UInt32(
         IN_CLOSE_WRITE | IN_MOVED_FROM | IN_MOVED_TO | IN_CREATE | IN_DELETE | IN_DELETE_SELF | IN_ONLYDIR
@@ -66,7 +67,7 @@ public final class FolderWatcher: @unchecked Sendable {
             addTree(folder)
         }
         let mode: Mode = fallback.map { .periodic(reason: $0) } ?? .inotify(watches: paths.count)
-        thread = try DedicatedThread(name: "folder watcher") { [self] in run(onChange) }
+        thread = try NamedThread.device("folder watcher") { [self] in run(onChange) }
         return mode
     }
 

@@ -2,6 +2,7 @@ public import ClickWheelCore
 import Glibc
 import I2C
 public import Logging
+import NamedThreads
 import Synchronization
 
 /// The `hd44780` display: an HD44780 behind a PCF8574 I2C backpack, written on its own thread.
@@ -29,7 +30,7 @@ public final class HD44780Display: TextDisplay, @unchecked Sendable {
     private let logger: Logger
     private let mailbox = Mutex(Mailbox())
     private let wake: WakePipe
-    private var thread: DedicatedThread?
+    private var thread: NamedThread?
 
     /// Drives the display through `sink`; the writer thread initialises it at once.
     public init(
@@ -44,7 +45,7 @@ public final class HD44780Display: TextDisplay, @unchecked Sendable {
             sink: sink, geometry: geometry, pins: pins, charset: charset, reinitSeconds: reinitSeconds)
         wake = try WakePipe()
         mailbox.withLock { $0.busy = true }
-        thread = try DedicatedThread(name: "hd44780") { [self] in run() }
+        thread = try NamedThread.device("hd44780") { [self] in run() }
     }
 
     /// Opens `bus` (e.g. /dev/i2c-1) at `address` (0x27 or 0x3F) and drives the display there.

@@ -1,4 +1,5 @@
 import Glibc
+import NamedThreads
 
 /// Watches a device directory (`/dev/input`) with inotify and reports names that appear or change.
 ///
@@ -9,7 +10,7 @@ final class InputDirectoryWatcher: @unchecked Sendable {
     let directory: String
     private let fd: Int32
     private let wake: WakePipe
-    private var thread: DedicatedThread?
+    private var thread: NamedThread?
 
     /// Sets up the watch; throws when `directory` cannot be watched (missing, or no inotify).
     init(directory: String) throws(DeviceIOError) {
@@ -34,7 +35,7 @@ final class InputDirectoryWatcher: @unchecked Sendable {
     /// Starts the watcher thread.
     func start(_ onChange: @escaping @Sendable (String) -> Void) throws(DeviceIOError) {
         precondition(thread == nil, "watcher started twice")
-        thread = try DedicatedThread(name: "input hotplug") { [self] in run(onChange) }
+        thread = try NamedThread.device("input hotplug") { [self] in run(onChange) }
     }
 
     /// Ends the thread and waits for it.

@@ -61,8 +61,8 @@ public final class NamedThread: Sendable {
     }
 
     /// Starts `body` on a thread that nobody joins (it ends by itself; a detached pthread).
-    public static func detach(name: String, _ body: @escaping @Sendable () -> Void) throws(StartError) {
-        let thread = try NamedThread(name: name, body)
+    public static func detach(name: String, stackSize: Int? = nil, _ body: @escaping @Sendable () -> Void) throws(StartError) {
+        let thread = try NamedThread(name: name, stackSize: stackSize, body)
         if let tid = thread.thread { pthread_detach(tid) }
         thread.thread = nil
     }

@@ -1,5 +1,6 @@
 import Foundation
 public import Logging
+import NamedThreads
 
 /// Plays MP3 files on a dedicated audio thread (a `Thread`, never Swift's cooperative pool) and reports
 /// what the listener hears through `reports`.
@@ -46,23 +47,26 @@ public final class AudioPlayer: Sendable {
         let (stream, continuation) = AsyncStream<PlayerEvent>.makeStream(bufferingPolicy: .bufferingNewest(4096))
         reports = stream
         let mailbox = self.mailbox, stats = self.stats
-        let thread = Thread {
-            let made: any AudioOutput
-            switch output {
-            case .pulse(let server): made = PulseAudioOutput(server: server)
-            case .null: made = NullAudioOutput()
-            case .custom(let make): made = make()
+        do {
+            try NamedThread.detach(name: "cw-audio", stackSize: 1 << 20) {
+                let made: any AudioOutput
+                switch output {
+                case .pulse(let server): made = PulseAudioOutput(server: server)
+                case .null: made = NullAudioOutput()
+                case .custom(let make): made = make()
+                }
+                let loop = PlayerLoop(
+                    output: made, mailbox: mailbox, logger: logger, positionInterval: positionInterval, stats: stats
+                ) { continuation.yield(PlayerEvent(report: $0, after: $1)) }
+                loop.run()
+                continuation.finish()
+                mailbox.markFinished()
             }
-            let loop = PlayerLoop(
-                output: made, mailbox: mailbox, logger: logger, positionInterval: positionInterval, stats: stats
-            ) { continuation.yield(PlayerEvent(report: $0, after: $1)) }
-            loop.run()
+        } catch {
+            logger.critical("playback: \(error); no audio")
             continuation.finish()
             mailbox.markFinished()
         }
-        thread.name = "clickwheel-audio"
-        thread.stackSize = 1 << 20
-        thread.start()
     }
 
     deinit { mailbox.post(.shutdown) }

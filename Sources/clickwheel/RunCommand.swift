@@ -89,7 +89,7 @@ struct RunCommand: AsyncParsableCommand {
             config: c, configFile: ConfigLoader.file(explicit: config), interactive: Self.interactive,
             version: ClickWheelVersion.current, reload: { [self] in try resolvedConfig() })
         // Making the service opens the database, the display and the socket, which block.
-        let made = await NamedThread.run("clickwheel.start") { Result { () throws(ClickWheelService.StartupFailure) in try ClickWheelService(options) } }
+        let made = await NamedThread.run("cw-start") { Result { () throws(ClickWheelService.StartupFailure) in try ClickWheelService(options) } }
         switch made {
         case .success(let service): try await service.run()
         case .failure(let failure): throw Failure.exit(failure.description)

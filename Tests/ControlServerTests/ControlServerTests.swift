@@ -154,7 +154,7 @@ import Testing
         logger.logLevel = .critical
         let second = ControlServer(
             backend: ControlCommands(
-                catalog: .init(ServerFixture.pool), playlists: StoredPlaylists(ServerFixture.pool), player: ServerFixture.EnginePlayer(),
+                catalog: .init(ServerFixture.pool), playlists: StoredPlaylists(ServerFixture.pool), player: ServerFixture.makeLoop().loop,
                 musicFolder: ServerFixture.music),
             logger: logger)
         #expect(throws: ControlServerError.self) { try second.start(socketPath: f.socket) }

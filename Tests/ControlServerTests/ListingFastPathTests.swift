@@ -100,7 +100,7 @@ import Testing
         }
 
         let commands = ControlCommands(
-            catalog: Catalog(pool), playlists: StoredPlaylists(pool), player: ServerFixture.EnginePlayer(), musicFolder: music.path)
+            catalog: Catalog(pool), playlists: StoredPlaylists(pool), player: ServerFixture.makeLoop().loop, musicFolder: music.path)
         var client = commands.newClient()
         let all = Set(MPDTag.tagtypes.map(\.name)).union(["Comment"])
         for tags in [all, ["Title"]] as [Set<String>] {

@@ -67,7 +67,7 @@ import Testing
         #expect(records.first { $0.path == "a/sub/3.mp3" }?.genres == ["G\u{1B}", "H"])
 
         let commands = ControlCommands(
-            catalog: Catalog(pool), playlists: StoredPlaylists(pool), player: ServerFixture.EnginePlayer(), musicFolder: music.path)
+            catalog: Catalog(pool), playlists: StoredPlaylists(pool), player: ServerFixture.makeLoop().loop, musicFolder: music.path)
         var client = commands.newClient()
         let all = Set(MPDTag.tagtypes.map(\.name)).union(["Comment"])  // (Comment is off in MPD's list)
         for tags in [all, ["Title", "Genre", "AlbumArtist"], []] as [Set<String>] {

@@ -128,7 +128,7 @@ import Testing
         #expect(c.roundTrip("seekcur abc") == "ACK [2@0] {seekcur} Float expected: abc\n")
         #expect(c.roundTrip("seekid 2 0.05") == "OK\n")
         #expect(Self.field(c.roundTrip("status"), "songid") == "2")
-        #expect(f.player.commandLog.contains(.seek(ms: 150)) && f.player.commandLog.contains(.seek(ms: 50)))
+        #expect(f.playback.commands.contains(.seek(ms: 150)) && f.playback.commands.contains(.seek(ms: 50)))
 
         // Volume: ClickWheel always has a mixer (the stream volume).
         #expect(c.roundTrip("setvol 70") == "OK\n")
@@ -137,7 +137,7 @@ import Testing
         #expect(c.roundTrip("getvol") == "volume: 0\nOK\n")
         #expect(c.roundTrip("setvol 101") == "ACK [2@0] {setvol} Number too large: 101\n")
         #expect(c.roundTrip("setvol -1") == "ACK [2@0] {setvol} Number too large: -1\n")
-        #expect(f.player.commandLog.contains(.volume(70)))
+        #expect(f.playback.commands.contains(.volume(70)))
 
         // Modes: repeat + single is the iPod's Repeat One.
         for line in ["random 1", "repeat 1", "single 1", "consume 1", "crossfade 2"] { #expect(c.roundTrip(line) == "OK\n") }
@@ -158,25 +158,25 @@ import Testing
         _ = c.response()
         _ = c.roundTrip("add \"Durations\"")
         _ = c.roundTrip("play 0")
-        f.player.report(.finished(index: 0))
+        f.report(.finished(index: 0))
         #expect(Self.field(c.roundTrip("status"), "song") == "1")
         _ = c.roundTrip("single 1")  // without repeat: stop after this track, which stays current
-        f.player.report(.finished(index: 1))
+        f.report(.finished(index: 1))
         var s = c.roundTrip("status")
         #expect(Self.field(s, "state") == "stop" && Self.field(s, "song") == "1")
         _ = c.roundTrip("repeat 1")  // single + repeat: the track again
         _ = c.roundTrip("play 2")
-        f.player.report(.finished(index: 2))
+        f.report(.finished(index: 2))
         #expect(Self.field(c.roundTrip("status"), "song") == "2")
         _ = c.roundTrip("single oneshot")  // once, then single is off again and repeat all goes on
-        f.player.report(.finished(index: 2))
+        f.report(.finished(index: 2))
         s = c.roundTrip("status")
         #expect(Self.field(s, "song") == "2" && Self.field(s, "single") == "0")
-        f.player.report(.finished(index: 2))
+        f.report(.finished(index: 2))
         #expect(Self.field(c.roundTrip("status"), "song") == "3")
         _ = c.roundTrip("repeat 0")
         _ = c.roundTrip("consume 1")  // played tracks leave the queue
-        f.player.report(.finished(index: 3))
+        f.report(.finished(index: 3))
         s = c.roundTrip("status")
         #expect(Self.field(s, "playlistlength") == "5" && Self.field(s, "song") == "3" && Self.field(s, "songid") == "5")
         _ = c.roundTrip("next")
@@ -255,7 +255,7 @@ import Testing
         #expect(try mpc(["playlist"]).split(separator: "\n").count == 6)
         _ = try mpc(["move", "1", "6"])
         _ = try mpc(["seek", "50%"])  // mpc reads the duration, then sends whole seconds (0 here: short tracks)
-        #expect(f.player.commandLog.contains { if case .seek = $0 { true } else { false } })
+        #expect(f.playback.commands.contains { if case .seek = $0 { true } else { false } })
         #expect(try mpc(["current", "-f", "%file%"]).hasPrefix("Durations/"))
         _ = try mpc(["stop"])
         #expect(try mpc(["status"]).split(separator: "\n").count == 1)  // stopped: only the modes line
@@ -380,7 +380,12 @@ import Testing
         _ = drip.response()
         for byte in Array(text.utf8) { drip.send([byte]) }
         let dripOut = Self.read(drip, replies: replies)
-        #expect(wholeOut == dripOut)
+        // The engine loop's clock is real: while playing, `elapsed` and `time` run on between the two.
+        func timeless(_ s: String) -> String {
+            s.split(separator: "\n", omittingEmptySubsequences: false)
+                .filter { !$0.hasPrefix("elapsed: ") && !$0.hasPrefix("time: ") }.joined(separator: "\n")
+        }
+        #expect(timeless(wholeOut) == timeless(dripOut))
         #expect(wholeOut.contains("ACK [55@0] {addid} No current song\n") && wholeOut.contains("list_OK\n"))
         #expect(wholeOut.contains("ACK [2@0] {seekcur} Float expected: abc\n"))
         #expect(wholeOut.hasSuffix("playlistlength: 0\nmixrampdb: 0\nstate: stop\nOK\n"))

@@ -29,7 +29,7 @@ import Testing
         let picture = try #require(try Catalog(pool).artwork(path: uri)?.picture)
 
         let commands = ControlCommands(
-            catalog: Catalog(pool), playlists: StoredPlaylists(pool), player: ServerFixture.EnginePlayer(), musicFolder: music)
+            catalog: Catalog(pool), playlists: StoredPlaylists(pool), player: ServerFixture.makeLoop().loop, musicFolder: music)
         var client = commands.newClient()
         func run(_ line: String) -> [UInt8] {
             commands.execute(MPDCommandBatch(mode: .single, lines: [Array(line.utf8)]), client: &client).output

@@ -1,11 +1,15 @@
 import ClickWheelCore
+import ClickWheelService
 import ClickWheelTestKit
 import ControlServer
+import Devices
 import Foundation
 import GRDB
 import Library
 import Logging
 import MPDProtocol
+import Playback
+import Synchronization
 import Testing
 
 /// A control server on a temporary socket over the indexed fixture library, with a fixed player state.
@@ -25,105 +29,42 @@ final class ServerFixture: @unchecked Sendable {
         return pool
     }()
 
-    /// The real engine over the fixture library, owned the way the service's loop owns it (one lock,
-    /// effects in order), minus the audio: playback reports are sent by the test (`report`), and
-    /// idle listeners hear the engine's notifications through the server.
-    final class EnginePlayer: PlayerStateSource, @unchecked Sendable {
-        private let lock = NSLock()
-        private var engine: Engine
-        private var clock = Timestamp.ms(1000)
-        var server: ControlServer?
+    /// The playback port of a test's engine loop: it records the engine's commands instead of playing,
+    /// and the test sends what the audio thread would report (`ServerFixture.report`).
+    final class RecordingPlayback: PlaybackPort, Sendable {
+        private let log = Mutex<[PlaybackCommand]>([])
+
+        func perform(_ command: PlaybackCommand, following: (Int) -> Int?) { log.withLock { $0.append(command) } }
+        func translate(_ event: PlayerEvent) -> PlaybackReport? { nil }
+        func setSoundCheck(_ on: Bool) {}
+        func click(volume: Int) {}
+
         /// Every playback command the engine gave, in order.
-        private(set) var commands: [PlaybackCommand] = []
+        var commands: [PlaybackCommand] { log.withLock { $0 } }
+    }
 
-        init(volume: Int = 40) {
-            var settings = Settings()
-            settings.volume = volume
-            engine = Engine(
-                library: LibraryStore(ServerFixture.pool),
-                configuration: EngineConfiguration(geometry: DisplayGeometry(columns: 20, rows: 4), charset: .utf8, version: "test"),
-                settings: settings)
-            carryOut(engine.handle(.tick(clock)))
-        }
-
-        private func tick() -> Timestamp {
-            clock = clock.adding(ms: 10)
-            return clock
-        }
-
-        private func carryOut(_ effects: [Effect]) {
-            for effect in effects {
-                switch effect {
-                case .playback(let c): commands.append(c)
-                case .notify(let s): server?.notify(MPDIdleSubsystems(s))
-                case .render: server?.notify(.screen)
-                default: break
-                }
-            }
-        }
-
-        func snapshot() -> PlayerSnapshot { lock.withLock { PlayerSnapshot(engine) } }
-
-        func control(_ request: ControlRequest) -> Result<[Int], ControlError> {
-            lock.withLock {
-                let outcome = engine.control(request, at: tick())
-                carryOut(outcome.effects)
-                return outcome.result
-            }
-        }
-
-        func input(_ input: RemoteInput) {
-            lock.withLock {
-                switch input {
-                case .wheel(let steps): carryOut(engine.handle(.wheel(steps, at: tick())))
-                case .press(let b):
-                    carryOut(engine.handle(.button(b, .down, at: tick())))
-                    carryOut(engine.handle(.button(b, .up, at: tick())))
-                case .hold(let b, let ms):
-                    carryOut(engine.handle(.button(b, .down, at: tick())))
-                    for _ in 0..<(ms / 100) { carryOut(engine.handle(.tick(clock.adding(ms: 100)))); clock = clock.adding(ms: 100) }
-                    carryOut(engine.handle(.button(b, .up, at: tick())))
-                }
-            }
-        }
-
-        func screen() -> ScreenSnapshot {
-            lock.withLock {
-                let p = engine.position()
-                return ScreenSnapshot(rows: engine.frame?.lines ?? [], title: p.title, cursor: p.cursor, count: p.count, depth: p.depth)
-            }
-        }
-
-        private var jobs = 0
-
-        func libraryEdited(_ subsystems: MPDIdleSubsystems) {
-            lock.withLock {
-                carryOut(engine.handle(.libraryChanged(at: tick())))
-                server?.notify(subsystems)
-            }
-        }
-
-        /// The fixture library does not change: the job ends at once.
-        func update() -> Int {
-            lock.withLock {
-                jobs += 1
-                server?.notify([.update])
-                return jobs
-            }
-        }
-
-        /// What the audio thread would report (a track played to its end, a position).
-        func report(_ report: PlaybackReport) {
-            lock.withLock { carryOut(engine.handle(.playback(report, at: tick()))) }
-        }
-
-        var commandLog: [PlaybackCommand] { lock.withLock { commands } }
+    /// The service's own engine loop over the fixture library, with a recording playback port and no
+    /// stores (nothing a test does is kept); a library update ends at once (the fixture never changes).
+    static func makeLoop(volume: Int = 40) -> (loop: EngineLoop, playback: RecordingPlayback) {
+        var settings = Settings()
+        settings.volume = volume
+        let engine = Engine(
+            library: LibraryStore(ServerFixture.pool),
+            configuration: EngineConfiguration(geometry: DisplayGeometry(columns: 20, rows: 4), charset: .utf8, version: "test"),
+            settings: settings)
+        let playback = RecordingPlayback()
+        var quiet = Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() })
+        quiet.logLevel = .critical
+        let loop = EngineLoop(engine: engine, display: nil, stores: EngineStores(), playback: playback, logger: quiet)
+        loop.rescan = { [weak loop] in loop?.scanFinished(libraryChanged: false) }
+        return (loop, playback)
     }
 
     let dir: URL
     let socket: String
     let server: ControlServer
-    let player: EnginePlayer
+    let loop: EngineLoop
+    let playback: RecordingPlayback
 
     /// `library`: what the control socket lists (the engine's queue and menus stay on `pool`).
     init(
@@ -133,18 +74,26 @@ final class ServerFixture: @unchecked Sendable {
         dir = URL(fileURLWithPath: "/tmp").appendingPathComponent("cws-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         socket = dir.appendingPathComponent("socket").path
-        player = EnginePlayer(volume: volume)
+        (loop, playback) = Self.makeLoop(volume: volume)
         var logger = Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() })
         logger.logLevel = .critical
         server = ControlServer(
-            backend: ControlCommands(catalog: Catalog(library), playlists: StoredPlaylists(library), player: player, musicFolder: Self.music,
+            backend: ControlCommands(catalog: Catalog(library), playlists: StoredPlaylists(library), player: loop, musicFolder: Self.music,
                 password: password), limits: limits, logger: logger)
-        player.server = server
+        let server = self.server
+        loop.listener = { server.notify($0) }
+        loop.start()
         try server.start(socketPath: socket)
+    }
+
+    /// What the audio thread would report (a track played to its end, a position), handled before this returns.
+    func report(_ report: PlaybackReport) {
+        loop.send(.playback(report, at: MonotonicClock.now()))
     }
 
     deinit {
         server.stop()
+        loop.shutdown(goodbye: false)
         try? FileManager.default.removeItem(at: dir)
     }
 

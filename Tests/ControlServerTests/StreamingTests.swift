@@ -118,7 +118,7 @@ import Testing
         }
         let commands = ControlCommands(
             catalog: Catalog(ServerFixture.pool), playlists: StoredPlaylists(ServerFixture.pool),
-            player: ServerFixture.EnginePlayer(), musicFolder: ServerFixture.music)
+            player: ServerFixture.makeLoop().loop, musicFolder: ServerFixture.music)
         var client = commands.newClient()
         let batch = MPDCommandBatch(mode: .single, lines: [Array(line.utf8)])
 
@@ -162,7 +162,7 @@ import Testing
         quiet.logLevel = .critical
         _ = try LibraryScanner(musicFolder: music.path, database: pool, logger: quiet).run()
         let commands = ControlCommands(
-            catalog: Catalog(pool), playlists: StoredPlaylists(pool), player: ServerFixture.EnginePlayer(), musicFolder: music.path)
+            catalog: Catalog(pool), playlists: StoredPlaylists(pool), player: ServerFixture.makeLoop().loop, musicFolder: music.path)
         var client = commands.newClient()
         let all = Set(MPDTag.tagtypes.map(\.name))
         for uri in ["", "a", "a/b", "zz", "a/b/c", "a/x.mp3", "a/nope", "a/b-c.mp3"] {
