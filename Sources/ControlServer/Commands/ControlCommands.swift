@@ -3,7 +3,8 @@ import Synchronization
 public import Library
 public import MPDProtocol
 
-/// The command backend the server runs batches on: the table of every command this build has.
+/// The command backend the server runs batches on: the command table (`allCommands`) over the library,
+/// the player and the caches the commands share.
 ///
 /// Thread rules: `execute` on a connection's command queue (any thread but the engine's).
 public final class ControlCommands: Sendable {
@@ -35,9 +36,7 @@ public final class ControlCommands: Sendable {
         self.catalog = catalog
         self.playlists = playlists
         self.player = player
-        table = MPDCommandTable(
-            Self.statusCommands + Self.databaseCommands + Self.miscCommands + Self.playbackCommands
-                + Self.queueCommands + Self.extensionCommands + Self.playlistCommands + Self.artworkCommands + Self.fileCommands)
+        table = MPDCommandTable(allCommands: Self.allCommands)
     }
 
     /// A new client's state: every tag type, and every permission unless a password is set.
