@@ -14,11 +14,23 @@ public struct MPDCommandTable<Context: MPDCommandContext>: Sendable {
     /// Builds a table from engine commands plus the built-ins (`close`, `ping`, `idle`,
     /// `commands`, `notcommands`). Names must be unique and must not shadow a built-in.
     public init(_ commands: [MPDCommand<Context>]) {
+        self.init(allCommands: MPDBuiltinCommand.allCases.map { $0.command() } + commands)
+    }
+
+    /// Builds a table from every row it holds, the built-ins' included (`MPDBuiltinCommand.command()`),
+    /// for a server that lists its whole table in one place, as MPD's `command/AllCommands.cxx` does.
+    /// Names must be unique, and every built-in must be there: the session relies on `idle` and `close`.
+    public init(allCommands: [MPDCommand<Context>]) {
         var byName: [String: MPDCommand<Context>] = [:]
-        let builtins: [MPDCommand<Context>] = MPDBuiltinCommand.allCases.map { $0.command() }
-        for command in builtins + commands {
+        for command in allCommands {
             precondition(byName[command.name] == nil, "duplicate command \(command.name)")
             byName[command.name] = command
+        }
+        for builtin in MPDBuiltinCommand.allCases {
+            let name = (builtin.command() as MPDCommand<Context>).name
+            guard case .builtin(builtin)? = byName[name]?.action else {
+                preconditionFailure("the table has no row for the built-in command \(name)")
+            }
         }
         self.byName = byName
         names = byName.keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }

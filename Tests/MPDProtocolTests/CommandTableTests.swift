@@ -63,4 +63,18 @@ import Testing
         #expect(table.command(named: "idle")?.permission == .read)
         #expect(table.command(named: "noidle") == nil)
     }
+
+    /// A server may list its whole table in one place, the built-ins' rows included, as MPD's
+    /// `AllCommands.cxx` does: the same table as one given only its own commands.
+    @Test func aTableListedWholeEqualsOneGivenItsOwnCommands() {
+        let builtins: [MPDCommand<StubContext>] = MPDBuiltinCommand.allCases.map { $0.command() }
+        let whole = MPDCommandTable(allCommands: builtins + StubCommandTable.commands)
+        #expect(whole.names == StubCommandTable.table.names)
+        #expect(whole.availableNames(for: .read) == StubCommandTable.table.availableNames(for: .read))
+        for builtin in MPDBuiltinCommand.allCases {
+            let name = (builtin.command() as MPDCommand<StubContext>).name
+            let isBuiltin = if case .builtin(builtin)? = whole.command(named: name)?.action { true } else { false }
+            #expect(isBuiltin, "\(name)")
+        }
+    }
 }

@@ -2,39 +2,42 @@ import Foundation
 import Library
 import MPDProtocol
 
+/// Cover art in MPD's chunked binary replies (`OFFSET` stepping through `size`), the chunk size
+/// (`binarylimit`), and `config`.
 extension ControlCommands {
-    /// albumart (a cover file in the song's folder), readpicture (the embedded picture), binarylimit,
-    /// config: MPD's chunked binary replies, `OFFSET` stepping through `size`.
-    static var artworkCommands: [MPDCommand<MPDContext>] {
-        [
-            MPDCommand("binarylimit", .exactly(1), permission: .read) { (ctx: inout MPDContext, req, _: inout MPDResponseWriter) throws(MPDError) in
-                let limit = Int(try req.arguments[0].unsigned(max: UInt64(binaryLimitMax)))
-                guard limit >= 64 else { throw .argument("Value too small") }
-                ctx.client.binaryLimit = limit
-            },
-            MPDCommand("albumart", .exactly(2), permission: .read) { (ctx: inout MPDContext, req, w: inout MPDResponseWriter) throws(MPDError) in
-                let offset = Int(try req.arguments[1].unsigned(max: UInt64(Int32.max)))
-                guard let uri = try? MusicPath.normalize(req.arguments[0], command: "albumart"), !uri.isEmpty,
-                    let file = try libraryCall({ try ctx.catalog.file(path: uri) }),
-                    let cover = coverFile(folder: Array(ctx.musicFolder.utf8) + [slash] + parent(of: file))
-                else { throw .noExist("No file exists") }
-                try sendChunk(of: cover, from: 0, size: nil, offset: offset, mime: nil, ctx.client.binaryLimit, &w)
-            },
-            MPDCommand("readpicture", .exactly(2), permission: .read) { (ctx: inout MPDContext, req, w: inout MPDResponseWriter) throws(MPDError) in
-                let offset = Int(try req.arguments[1].unsigned(max: UInt64(Int32.max)))
-                guard let uri = try? MusicPath.normalize(req.arguments[0], command: "readpicture"), !uri.isEmpty,
-                    let art = try libraryCall({ try ctx.catalog.artwork(path: uri) })
-                else { throw .noExist("No such song") }
-                guard let picture = art.picture else { return }  // no picture: a bare OK, as in MPD
-                try sendChunk(
-                    of: Array(ctx.musicFolder.utf8) + [slash] + art.file, from: picture.offset, size: picture.size, offset: offset,
-                    mime: picture.mime, ctx.client.binaryLimit, &w)
-            },
-            MPDCommand("config", .none, permission: .admin) { (ctx: inout MPDContext, _, w: inout MPDResponseWriter) throws(MPDError) in
-                guard ctx.client.isLocal else { throw MPDError(.permission, "Command only permitted to local clients") }
-                w.field("music_directory", ctx.musicFolder)
-            },
-        ]
+    /// `binarylimit SIZE`: the largest binary chunk this connection gets, 64 bytes to `binaryLimitMax`.
+    static func binarylimit(_ ctx: inout MPDContext, _ req: MPDRequest, _ w: inout MPDResponseWriter) throws(MPDError) {
+        let limit = Int(try req.arguments[0].unsigned(max: UInt64(binaryLimitMax)))
+        guard limit >= 64 else { throw .argument("Value too small") }
+        ctx.client.binaryLimit = limit
+    }
+
+    /// `albumart URI OFFSET`: a cover file in the song's folder (`coverNames`).
+    static func albumart(_ ctx: inout MPDContext, _ req: MPDRequest, _ w: inout MPDResponseWriter) throws(MPDError) {
+        let offset = Int(try req.arguments[1].unsigned(max: UInt64(Int32.max)))
+        guard let uri = try? MusicPath.normalize(req.arguments[0], command: "albumart"), !uri.isEmpty,
+            let file = try libraryCall({ try ctx.catalog.file(path: uri) }),
+            let cover = coverFile(folder: Array(ctx.musicFolder.utf8) + [slash] + parent(of: file))
+        else { throw .noExist("No file exists") }
+        try sendChunk(of: cover, from: 0, size: nil, offset: offset, mime: nil, ctx.client.binaryLimit, &w)
+    }
+
+    /// `readpicture URI OFFSET`: the picture embedded in the song; a bare `OK` when it has none.
+    static func readpicture(_ ctx: inout MPDContext, _ req: MPDRequest, _ w: inout MPDResponseWriter) throws(MPDError) {
+        let offset = Int(try req.arguments[1].unsigned(max: UInt64(Int32.max)))
+        guard let uri = try? MusicPath.normalize(req.arguments[0], command: "readpicture"), !uri.isEmpty,
+            let art = try libraryCall({ try ctx.catalog.artwork(path: uri) })
+        else { throw .noExist("No such song") }
+        guard let picture = art.picture else { return }  // no picture: a bare OK, as in MPD
+        try sendChunk(
+            of: Array(ctx.musicFolder.utf8) + [slash] + art.file, from: picture.offset, size: picture.size, offset: offset,
+            mime: picture.mime, ctx.client.binaryLimit, &w)
+    }
+
+    /// `config`: the music folder, for local clients only (as in MPD).
+    static func config(_ ctx: inout MPDContext, _ req: MPDRequest, _ w: inout MPDResponseWriter) throws(MPDError) {
+        guard ctx.client.isLocal else { throw MPDError(.permission, "Command only permitted to local clients") }
+        w.field("music_directory", ctx.musicFolder)
     }
 
     /// The largest `binarylimit`: MPD's rule, a client's output limit less 4 KiB, so that one chunk

@@ -2,157 +2,181 @@ import Foundation
 import Library
 import MPDProtocol
 
+/// The library: browsing its folders, listing and searching its songs and tags, and the playlists (stored
+/// ones and the music folder's files).
 extension ControlCommands {
-    /// lsinfo, listall, listallinfo, list, find, search, count, and the music folder's playlists.
-    static var databaseCommands: [MPDCommand<MPDContext>] {
-        [
-            MPDCommand("lsinfo", .between(0, 1), permission: .read) { (ctx: inout MPDContext, req, w: inout MPDResponseWriter) throws(MPDError) in
-                let uri = try MusicPath.normalize(req.arguments.first, command: "lsinfo")
-                // The folder's own songs and its subfolders' times: the songs below those are not read.
-                let tree = try ctx.folderTree()
-                let songs = tree.times[uri] == nil ? [] : try libraryCall { try ctx.catalog.songs(directlyIn: uri) }
-                let playlists = try libraryCall { try ctx.catalog.playlists() }.filter { DirectoryTree.parent(of: $0.path) == uri }
-                if !tree.exists(uri), playlists.isEmpty, !uri.isEmpty {
-                    // A song's own path lists that song.
-                    if let id = try libraryCall({ try ctx.catalog.trackID(path: uri) }),
-                        let song = try libraryCall({ try ctx.catalog.songs(ids: [id]).first })
-                    {
-                        SongWriter.write(song, tags: ctx.client.tagTypes, into: &w)
-                        return
-                    }
-                    throw .noExist("No such directory")
+    /// `lsinfo [URI]`: a folder's subfolders, songs and playlists (at the root, the stored playlists too);
+    /// a song's own path lists that song.
+    static func lsinfo(_ ctx: inout MPDContext, _ req: MPDRequest, _ w: inout MPDResponseWriter) throws(MPDError) {
+        let uri = try MusicPath.normalize(req.arguments.first, command: "lsinfo")
+        // The folder's own songs and its subfolders' times: the songs below those are not read.
+        let tree = try ctx.folderTree()
+        let songs = tree.times[uri] == nil ? [] : try libraryCall { try ctx.catalog.songs(directlyIn: uri) }
+        let playlists = try libraryCall { try ctx.catalog.playlists() }.filter { DirectoryTree.parent(of: $0.path) == uri }
+        if !tree.exists(uri), playlists.isEmpty, !uri.isEmpty {
+            // A song's own path lists that song.
+            if let id = try libraryCall({ try ctx.catalog.trackID(path: uri) }),
+                let song = try libraryCall({ try ctx.catalog.songs(ids: [id]).first })
+            {
+                SongWriter.write(song, tags: ctx.client.tagTypes, into: &w)
+                return
+            }
+            throw .noExist("No such directory")
+        }
+        if uri.isEmpty {
+            // The root also lists the stored playlists (mpc lsplaylists reads them here).
+            for p in try libraryCall({ try ctx.playlists.all() }) {
+                w.field("playlist", p.name)
+                w.field("Last-Modified", SongWriter.timestamp(p.modified))
+            }
+        }
+        for dir in tree.children[uri] ?? [] {
+            w.field("directory", dir.path)
+            w.field("Last-Modified", SongWriter.timestamp(dir.modified))
+        }
+        let tags = SongWriter.Tags(ctx.client.tagTypes)
+        for song in songs { SongWriter.write(song, tags: tags, into: &w) }
+        for playlist in playlists {
+            w.field("playlist", playlist.path)
+            w.field("Last-Modified", SongWriter.timestamp(playlist.modified))
+        }
+    }
+
+    /// `listall [URI]`: every folder and song path below URI.
+    static func listall(_ ctx: inout MPDContext, _ req: MPDRequest, _ w: inout MPDResponseWriter) throws(MPDError) {
+        let uri = try MusicPath.normalize(req.arguments.first, command: "listall")
+        try writeTree(under: uri, &ctx, &w, directory: { path, _, w in
+            w.field("directory", path)
+        }, song: { song, out in SongLines.file(song, into: &out) })
+    }
+
+    /// `listallinfo [URI]`: every folder and song block below URI.
+    static func listallinfo(_ ctx: inout MPDContext, _ req: MPDRequest, _ w: inout MPDResponseWriter) throws(MPDError) {
+        let uri = try MusicPath.normalize(req.arguments.first, command: "listallinfo")
+        let lines = SongLines(tags: SongWriter.Tags(ctx.client.tagTypes))
+        try writeTree(under: uri, &ctx, &w, directory: { path, modified, w in
+            w.field("directory", path)
+            w.field("Last-Modified", SongWriter.timestamp(modified))
+        }, song: { song, out in lines.write(song, into: &out) })
+    }
+
+    /// `list TAG [FILTER] [group TAG…]`: the distinct values of TAG among the matching songs, sorted,
+    /// grouped by the group tags' values.
+    static func list(_ ctx: inout MPDContext, _ req: MPDRequest, _ w: inout MPDResponseWriter) throws(MPDError) {
+        let request = try MPDListRequest.parse(req.arguments)
+        let songs = try ctx.allSongs(), filter = request.filter.map(SongFilter.init)
+        // Distinct (group values…, value) tuples, sorted; a group line is written when it changes.
+        var rows = Set<[String]>()
+        if request.groups.isEmpty {
+            var values = Set<String>()
+            songs.forEach(matching: filter) { song in
+                let v = SongWriter.values(song, request.tag)
+                if v.isEmpty { values.insert("") } else { values.formUnion(v) }
+                return true
+            }
+            rows = Set(values.map { [$0] })
+        } else if request.groups.count == 1 {
+            // The usual grouped list (albums by album artist): pairs, without an array per song.
+            struct Pair: Hashable { let group, value: String }
+            var pairs = Set<Pair>()
+            songs.forEach(matching: filter) { song in
+                let groups = SongWriter.values(song, request.groups[0]), values = SongWriter.values(song, request.tag)
+                for g in groups.isEmpty ? [""] : groups {
+                    for v in values.isEmpty ? [""] : values { pairs.insert(Pair(group: g, value: v)) }
                 }
-                if uri.isEmpty {
-                    // The root also lists the stored playlists (mpc lsplaylists reads them here).
-                    for p in try libraryCall({ try ctx.playlists.all() }) {
-                        w.field("playlist", p.name)
-                        w.field("Last-Modified", SongWriter.timestamp(p.modified))
-                    }
+                return true
+            }
+            rows = Set(pairs.map { [$0.group, $0.value] })
+        } else {
+            let tags = request.groups + [request.tag]
+            songs.forEach(matching: filter) { song in
+                var partial: [[String]] = [[]]
+                for tag in tags {
+                    let values = SongWriter.values(song, tag)
+                    let options = values.isEmpty ? [""] : values
+                    partial = partial.flatMap { p in options.map { p + [$0] } }
                 }
-                for dir in tree.children[uri] ?? [] {
-                    w.field("directory", dir.path)
-                    w.field("Last-Modified", SongWriter.timestamp(dir.modified))
-                }
-                let tags = SongWriter.Tags(ctx.client.tagTypes)
-                for song in songs { SongWriter.write(song, tags: tags, into: &w) }
-                for playlist in playlists {
-                    w.field("playlist", playlist.path)
-                    w.field("Last-Modified", SongWriter.timestamp(playlist.modified))
-                }
-            },
-            MPDCommand("listall", .between(0, 1), permission: .read) { (ctx: inout MPDContext, req, w: inout MPDResponseWriter) throws(MPDError) in
-                let uri = try MusicPath.normalize(req.arguments.first, command: "listall")
-                try writeTree(under: uri, &ctx, &w, directory: { path, _, w in
-                    w.field("directory", path)
-                }, song: { song, out in SongLines.file(song, into: &out) })
-            },
-            MPDCommand("listallinfo", .between(0, 1), permission: .read) { (ctx: inout MPDContext, req, w: inout MPDResponseWriter) throws(MPDError) in
-                let uri = try MusicPath.normalize(req.arguments.first, command: "listallinfo")
-                let lines = SongLines(tags: SongWriter.Tags(ctx.client.tagTypes))
-                try writeTree(under: uri, &ctx, &w, directory: { path, modified, w in
-                    w.field("directory", path)
-                    w.field("Last-Modified", SongWriter.timestamp(modified))
-                }, song: { song, out in lines.write(song, into: &out) })
-            },
-            MPDCommand("list", .atLeast(1), permission: .read) { (ctx: inout MPDContext, req, w: inout MPDResponseWriter) throws(MPDError) in
-                let request = try MPDListRequest.parse(req.arguments)
-                let songs = try ctx.allSongs(), filter = request.filter.map(SongFilter.init)
-                // Distinct (group values…, value) tuples, sorted; a group line is written when it changes.
-                var rows = Set<[String]>()
-                if request.groups.isEmpty {
-                    var values = Set<String>()
-                    songs.forEach(matching: filter) { song in
-                        let v = SongWriter.values(song, request.tag)
-                        if v.isEmpty { values.insert("") } else { values.formUnion(v) }
-                        return true
-                    }
-                    rows = Set(values.map { [$0] })
-                } else if request.groups.count == 1 {
-                    // The usual grouped list (albums by album artist): pairs, without an array per song.
-                    struct Pair: Hashable { let group, value: String }
-                    var pairs = Set<Pair>()
-                    songs.forEach(matching: filter) { song in
-                        let groups = SongWriter.values(song, request.groups[0]), values = SongWriter.values(song, request.tag)
-                        for g in groups.isEmpty ? [""] : groups {
-                            for v in values.isEmpty ? [""] : values { pairs.insert(Pair(group: g, value: v)) }
-                        }
-                        return true
-                    }
-                    rows = Set(pairs.map { [$0.group, $0.value] })
-                } else {
-                    let tags = request.groups + [request.tag]
-                    songs.forEach(matching: filter) { song in
-                        var partial: [[String]] = [[]]
-                        for tag in tags {
-                            let values = SongWriter.values(song, tag)
-                            let options = values.isEmpty ? [""] : values
-                            partial = partial.flatMap { p in options.map { p + [$0] } }
-                        }
-                        rows.formUnion(partial)
-                        return true
-                    }
-                }
-                var last: [String] = []
-                for row in rows.sorted(by: { $0.lexicographicallyPrecedes($1) }) {
-                    for (i, tag) in request.groups.enumerated() where last.count <= i || last[i] != row[i] || last.prefix(i) != row.prefix(i) {
-                        w.field(tag.name, row[i])
-                    }
-                    if !row[row.count - 1].isEmpty || request.groups.isEmpty { w.field(request.tag.name, row[row.count - 1]) }
-                    last = row
-                }
-            },
-            MPDCommand("find", .atLeast(1), permission: .read) { (ctx: inout MPDContext, req, w: inout MPDResponseWriter) throws(MPDError) in
-                try search(&ctx, req, &w, foldCase: false)
-            },
-            MPDCommand("search", .atLeast(1), permission: .read) { (ctx: inout MPDContext, req, w: inout MPDResponseWriter) throws(MPDError) in
-                try search(&ctx, req, &w, foldCase: true)
-            },
-            MPDCommand("count", .atLeast(1), permission: .read) { (ctx: inout MPDContext, req, w: inout MPDResponseWriter) throws(MPDError) in
-                let request = try MPDSearchRequest.parseCount(req.arguments)
-                let songs = try ctx.allSongs(), filter = request.filter.map(SongFilter.init)
-                guard let group = request.group else {
-                    var count = 0, playtime = 0
-                    songs.forEach(matching: filter) { s in
-                        count += 1
-                        playtime += s.durationMS
-                        return true
-                    }
-                    w.field("songs", count)
-                    w.field("playtime", playtime / 1000)
-                    return
-                }
-                var totals: [String: (Int, Int)] = [:]
-                songs.forEach(matching: filter) { s in
-                    let values = SongWriter.values(s, group)
-                    for v in values.isEmpty ? [""] : values {
-                        totals[v, default: (0, 0)].0 += 1
-                        totals[v, default: (0, 0)].1 += s.durationMS
-                    }
-                    return true
-                }
-                for (value, t) in totals.sorted(by: { $0.key < $1.key }) {
-                    w.field(group.name, value)
-                    w.field("songs", t.0)
-                    w.field("playtime", t.1 / 1000)
-                }
-            },
-            MPDCommand("listplaylists", .none, permission: .read) { (ctx: inout MPDContext, _, w: inout MPDResponseWriter) throws(MPDError) in
-                for p in try libraryCall({ try ctx.playlists.all() }) {
-                    w.field("playlist", p.name)
-                    w.field("Last-Modified", SongWriter.timestamp(p.modified))
-                }
-                for p in try libraryCall({ try ctx.catalog.playlists() }) {
-                    w.field("playlist", p.path)
-                    w.field("Last-Modified", SongWriter.timestamp(p.modified))
-                }
-            },
-            MPDCommand("listplaylist", .between(1, 2), permission: .read) { (ctx: inout MPDContext, req, w: inout MPDResponseWriter) throws(MPDError) in
-                for song in try playlistSongs(&ctx, req) { w.field("file", song.path) }
-            },
-            MPDCommand("listplaylistinfo", .between(1, 2), permission: .read) { (ctx: inout MPDContext, req, w: inout MPDResponseWriter) throws(MPDError) in
-                for song in try playlistSongs(&ctx, req) { SongWriter.write(song, tags: ctx.client.tagTypes, into: &w) }
-            },
-        ]
+                rows.formUnion(partial)
+                return true
+            }
+        }
+        var last: [String] = []
+        for row in rows.sorted(by: { $0.lexicographicallyPrecedes($1) }) {
+            for (i, tag) in request.groups.enumerated() where last.count <= i || last[i] != row[i] || last.prefix(i) != row.prefix(i) {
+                w.field(tag.name, row[i])
+            }
+            if !row[row.count - 1].isEmpty || request.groups.isEmpty { w.field(request.tag.name, row[row.count - 1]) }
+            last = row
+        }
+    }
+
+    /// `find FILTER [sort TAG] [window START:END]`: the songs that match, case-sensitively.
+    static func find(_ ctx: inout MPDContext, _ req: MPDRequest, _ w: inout MPDResponseWriter) throws(MPDError) {
+        try writeMatches(&ctx, req, &w, foldCase: false)
+    }
+
+    /// `search FILTER [sort TAG] [window START:END]`: the songs that match, ignoring case.
+    static func search(_ ctx: inout MPDContext, _ req: MPDRequest, _ w: inout MPDResponseWriter) throws(MPDError) {
+        try writeMatches(&ctx, req, &w, foldCase: true)
+    }
+
+    /// `count FILTER [group TAG]`: how many songs match and their playtime, in all or per value of TAG.
+    static func count(_ ctx: inout MPDContext, _ req: MPDRequest, _ w: inout MPDResponseWriter) throws(MPDError) {
+        let request = try MPDSearchRequest.parseCount(req.arguments)
+        let songs = try ctx.allSongs(), filter = request.filter.map(SongFilter.init)
+        guard let group = request.group else {
+            var count = 0, playtime = 0
+            songs.forEach(matching: filter) { s in
+                count += 1
+                playtime += s.durationMS
+                return true
+            }
+            w.field("songs", count)
+            w.field("playtime", playtime / 1000)
+            return
+        }
+        var totals: [String: (Int, Int)] = [:]
+        songs.forEach(matching: filter) { s in
+            let values = SongWriter.values(s, group)
+            for v in values.isEmpty ? [""] : values {
+                totals[v, default: (0, 0)].0 += 1
+                totals[v, default: (0, 0)].1 += s.durationMS
+            }
+            return true
+        }
+        for (value, t) in totals.sorted(by: { $0.key < $1.key }) {
+            w.field(group.name, value)
+            w.field("songs", t.0)
+            w.field("playtime", t.1 / 1000)
+        }
+    }
+
+    /// `listplaylists`: the stored playlists, then the music folder's playlist files.
+    static func listplaylists(_ ctx: inout MPDContext, _ req: MPDRequest, _ w: inout MPDResponseWriter)
+        throws(MPDError)
+    {
+        for p in try libraryCall({ try ctx.playlists.all() }) {
+            w.field("playlist", p.name)
+            w.field("Last-Modified", SongWriter.timestamp(p.modified))
+        }
+        for p in try libraryCall({ try ctx.catalog.playlists() }) {
+            w.field("playlist", p.path)
+            w.field("Last-Modified", SongWriter.timestamp(p.modified))
+        }
+    }
+
+    /// `listplaylist NAME [START:END]`: a playlist's song paths (`playlistSongs`).
+    static func listplaylist(_ ctx: inout MPDContext, _ req: MPDRequest, _ w: inout MPDResponseWriter)
+        throws(MPDError)
+    {
+        for song in try playlistSongs(&ctx, req) { w.field("file", song.path) }
+    }
+
+    /// `listplaylistinfo NAME [START:END]`: a playlist's song blocks (`playlistSongs`).
+    static func listplaylistinfo(_ ctx: inout MPDContext, _ req: MPDRequest, _ w: inout MPDResponseWriter)
+        throws(MPDError)
+    {
+        for song in try playlistSongs(&ctx, req) { SongWriter.write(song, tags: ctx.client.tagTypes, into: &w) }
     }
 
     /// Writes every directory and song below `uri` in MPD's listing order (`DirectoryStream`), from the
@@ -194,7 +218,11 @@ extension ControlCommands {
         return all[firstIndex(notBefore: directory + "/")..<firstIndex(notBefore: directory + "0")]
     }
 
-    private static func search(_ ctx: inout MPDContext, _ req: MPDRequest, _ w: inout MPDResponseWriter, foldCase: Bool) throws(MPDError) {
+    /// The song blocks of `find`/`search`: streamed in path order as they are found when no sort or window
+    /// is asked, else from `matchingSongs`.
+    private static func writeMatches(
+        _ ctx: inout MPDContext, _ req: MPDRequest, _ w: inout MPDResponseWriter, foldCase: Bool
+    ) throws(MPDError) {
         let request = try MPDSearchRequest.parse(req.arguments, foldCase: foldCase, acceptsPosition: false)
         if request.sort == nil, !request.sortDescending, request.window == nil {
             // In path order, as kept: each match is written as it is found (the writer streams).

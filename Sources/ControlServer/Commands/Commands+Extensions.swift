@@ -1,32 +1,35 @@
 import ClickWheelCore
 import MPDProtocol
 
+/// ClickWheel's own commands, which no MPD has: `wheel N`, `press BUTTON`, `hold BUTTON [MS]`
+/// drive the UI exactly as the hardware does; `screen` shows the LCD frame (`row: …` lines, then
+/// `title`, `cursor`, `count`, `depth`). `idle screen` waits for the next frame.
 extension ControlCommands {
-    /// ClickWheel's own commands, which no MPD has: `wheel N`, `press BUTTON`, `hold BUTTON [MS]`
-    /// drive the UI exactly as the hardware does; `screen` shows the LCD frame (`row: …` lines, then
-    /// `title`, `cursor`, `count`, `depth`). `idle screen` waits for the next frame.
-    static var extensionCommands: [MPDCommand<MPDContext>] {
-        [
-            MPDCommand("wheel", .exactly(1), permission: .control) { (ctx: inout MPDContext, req, _: inout MPDResponseWriter) throws(MPDError) in
-                let steps = try req.arguments[0].integer(in: -10_000...10_000)
-                ctx.input(.wheel(steps))
-            },
-            MPDCommand("press", .exactly(1), permission: .control) { (ctx: inout MPDContext, req, _: inout MPDResponseWriter) throws(MPDError) in
-                ctx.input(.press(try button(req.arguments[0])))
-            },
-            MPDCommand("hold", .between(1, 2), permission: .control) { (ctx: inout MPDContext, req, _: inout MPDResponseWriter) throws(MPDError) in
-                let ms = try req.arguments.dropFirst().first.map { a throws(MPDError) in Int(try a.unsigned(max: 60_000)) }
-                ctx.input(.hold(try button(req.arguments[0]), ms: ms ?? 1500))
-            },
-            MPDCommand("screen", .none, permission: .read) { (ctx: inout MPDContext, _, w: inout MPDResponseWriter) throws(MPDError) in
-                let s = ctx.playerSource.screen()
-                for row in s.rows { w.field("row", row) }
-                w.field("title", s.title)
-                w.field("cursor", s.cursor)
-                w.field("count", s.count)
-                w.field("depth", s.depth)
-            },
-        ]
+    /// `wheel STEPS`: turns the wheel by -10,000…10,000 steps (positive: clockwise, down the list).
+    static func wheel(_ ctx: inout MPDContext, _ req: MPDRequest, _ w: inout MPDResponseWriter) throws(MPDError) {
+        let steps = try req.arguments[0].integer(in: -10_000...10_000)
+        ctx.input(.wheel(steps))
+    }
+
+    /// `press BUTTON`: presses and releases a button (`button(_:)` names them).
+    static func press(_ ctx: inout MPDContext, _ req: MPDRequest, _ w: inout MPDResponseWriter) throws(MPDError) {
+        ctx.input(.press(try button(req.arguments[0])))
+    }
+
+    /// `hold BUTTON [MS]`: holds a button down for MS milliseconds (up to 60,000; 1,500 when absent).
+    static func hold(_ ctx: inout MPDContext, _ req: MPDRequest, _ w: inout MPDResponseWriter) throws(MPDError) {
+        let ms = try req.arguments.dropFirst().first.map { a throws(MPDError) in Int(try a.unsigned(max: 60_000)) }
+        ctx.input(.hold(try button(req.arguments[0]), ms: ms ?? 1500))
+    }
+
+    /// `screen`: the LCD frame as it shows now.
+    static func screen(_ ctx: inout MPDContext, _ req: MPDRequest, _ w: inout MPDResponseWriter) throws(MPDError) {
+        let s = ctx.playerSource.screen()
+        for row in s.rows { w.field("row", row) }
+        w.field("title", s.title)
+        w.field("cursor", s.cursor)
+        w.field("count", s.count)
+        w.field("depth", s.depth)
     }
 
     /// A button by the name the extensions use: menu, select, playpause, next, prev (case-insensitive).

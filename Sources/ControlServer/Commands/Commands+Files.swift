@@ -2,44 +2,50 @@ import Foundation
 import Library
 import MPDProtocol
 
+/// The music folder's files as they are on disk, searches of the queue, and the connection's password.
 extension ControlCommands {
-    /// listfiles, playlistfind, playlistsearch, password.
-    static var fileCommands: [MPDCommand<MPDContext>] {
-        [
-            // The folder as it is on disk, songs or not; never outside the music folder (MPD 0.23.12
-            // lists `..` and `/etc` here; we refuse them, and symlinks that lead out, with ACK 50).
-            MPDCommand("listfiles", .between(0, 1), permission: .read) { (ctx: inout MPDContext, req, w: inout MPDResponseWriter) throws(MPDError) in
-                let uri = try MusicPath.normalize(req.arguments.first, command: "listfiles")
-                let root = URL(fileURLWithPath: ctx.musicFolder).resolvingSymlinksInPath().path
-                let folder = URL(fileURLWithPath: ctx.musicFolder + (uri.isEmpty ? "" : "/" + uri)).resolvingSymlinksInPath().path
-                guard folder == root || folder.hasPrefix(root + "/"),
-                    let names = try? FileManager.default.contentsOfDirectory(atPath: folder)
-                else { throw .noExist("No such directory") }
-                for name in names.sorted() where !name.hasPrefix(".") {
-                    guard let a = try? FileManager.default.attributesOfItem(atPath: folder + "/" + name) else { continue }
-                    let modified = Int64((a[.modificationDate] as? Date)?.timeIntervalSince1970 ?? 0)
-                    if a[.type] as? FileAttributeType == .typeDirectory {
-                        w.field("directory", name)
-                    } else {
-                        w.field("file", name)
-                        w.field("size", (a[.size] as? Int) ?? 0)
-                    }
-                    w.field("Last-Modified", SongWriter.timestamp(modified))
-                }
-            },
-            MPDCommand("playlistfind", .atLeast(1), permission: .read) { (ctx: inout MPDContext, req, w: inout MPDResponseWriter) throws(MPDError) in
-                try queueSearch(&ctx, req, &w, foldCase: false)
-            },
-            MPDCommand("playlistsearch", .atLeast(1), permission: .read) { (ctx: inout MPDContext, req, w: inout MPDResponseWriter) throws(MPDError) in
-                try queueSearch(&ctx, req, &w, foldCase: true)
-            },
-            MPDCommand("password", .exactly(1), permission: []) { (ctx: inout MPDContext, req, _: inout MPDResponseWriter) throws(MPDError) in
-                guard let password = ctx.password, req.arguments[0].equals(password) else {
-                    throw MPDError(.password, "incorrect password")
-                }
-                ctx.client.permission = .all
-            },
-        ]
+    /// `listfiles [URI]`: the folder as it is on disk, songs or not; never outside the music folder
+    /// (MPD 0.23.12 lists `..` and `/etc` here; we refuse them, and symlinks that lead out, with ACK 50).
+    static func listfiles(_ ctx: inout MPDContext, _ req: MPDRequest, _ w: inout MPDResponseWriter) throws(MPDError) {
+        let uri = try MusicPath.normalize(req.arguments.first, command: "listfiles")
+        let root = URL(fileURLWithPath: ctx.musicFolder).resolvingSymlinksInPath().path
+        let folder = URL(fileURLWithPath: ctx.musicFolder + (uri.isEmpty ? "" : "/" + uri)).resolvingSymlinksInPath().path
+        guard folder == root || folder.hasPrefix(root + "/"),
+            let names = try? FileManager.default.contentsOfDirectory(atPath: folder)
+        else { throw .noExist("No such directory") }
+        for name in names.sorted() where !name.hasPrefix(".") {
+            guard let a = try? FileManager.default.attributesOfItem(atPath: folder + "/" + name) else { continue }
+            let modified = Int64((a[.modificationDate] as? Date)?.timeIntervalSince1970 ?? 0)
+            if a[.type] as? FileAttributeType == .typeDirectory {
+                w.field("directory", name)
+            } else {
+                w.field("file", name)
+                w.field("size", (a[.size] as? Int) ?? 0)
+            }
+            w.field("Last-Modified", SongWriter.timestamp(modified))
+        }
+    }
+
+    /// `playlistfind FILTER`: the queue entries whose songs match, case-sensitively.
+    static func playlistfind(_ ctx: inout MPDContext, _ req: MPDRequest, _ w: inout MPDResponseWriter)
+        throws(MPDError)
+    {
+        try queueSearch(&ctx, req, &w, foldCase: false)
+    }
+
+    /// `playlistsearch FILTER`: the queue entries whose songs match, ignoring case.
+    static func playlistsearch(_ ctx: inout MPDContext, _ req: MPDRequest, _ w: inout MPDResponseWriter)
+        throws(MPDError)
+    {
+        try queueSearch(&ctx, req, &w, foldCase: true)
+    }
+
+    /// `password PASSWORD`: with the server's password, every permission; a wrong one is refused.
+    static func password(_ ctx: inout MPDContext, _ req: MPDRequest, _ w: inout MPDResponseWriter) throws(MPDError) {
+        guard let password = ctx.password, req.arguments[0].equals(password) else {
+            throw MPDError(.password, "incorrect password")
+        }
+        ctx.client.permission = .all
     }
 
     /// The queue entries whose songs match a find/search filter, as song blocks with Pos and Id.

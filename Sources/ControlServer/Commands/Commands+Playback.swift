@@ -1,83 +1,118 @@
 import ClickWheelCore
 import MPDProtocol
 
+/// Playback: what plays, where in the song, the volume and the play modes.
 extension ControlCommands {
-    /// play, playid, pause, stop, next, previous, seek, seekid, seekcur, setvol, volume, getvol, random,
-    /// repeat, single, consume, crossfade, clearerror, replay_gain_status.
-    static var playbackCommands: [MPDCommand<MPDContext>] {
-        [
-            MPDCommand("play", .between(0, 1), permission: .player) { (ctx: inout MPDContext, req, _: inout MPDResponseWriter) throws(MPDError) in
-                let position = try req.arguments.first.map { a throws(MPDError) in try a.integer() }
-                _ = try ctx.control(.play(position: position))
-            },
-            MPDCommand("playid", .between(0, 1), permission: .player) { (ctx: inout MPDContext, req, _: inout MPDResponseWriter) throws(MPDError) in
-                let id = try req.arguments.first.map { a throws(MPDError) in try a.integer() }
-                _ = try ctx.control(.playID(id.flatMap { $0 > 0 ? $0 : nil }))
-            },
-            MPDCommand("pause", .between(0, 1), permission: .player) { (ctx: inout MPDContext, req, _: inout MPDResponseWriter) throws(MPDError) in
-                let pause = try req.arguments.first.map { a throws(MPDError) in try a.boolean() }
-                _ = try ctx.control(.pause(pause))
-            },
-            simple("stop", .stop),
-            simple("next", .next),
-            simple("previous", .previous),
-            MPDCommand("seek", .exactly(2), permission: .player) { (ctx: inout MPDContext, req, _: inout MPDResponseWriter) throws(MPDError) in
-                let position = Int(try req.arguments[0].unsigned())
-                _ = try ctx.control(.seek(position: position, ms: try req.arguments[1].songTimeMilliseconds()))
-            },
-            MPDCommand("seekid", .exactly(2), permission: .player) { (ctx: inout MPDContext, req, _: inout MPDResponseWriter) throws(MPDError) in
-                let id = Int(try req.arguments[0].unsigned())
-                _ = try ctx.control(.seekID(id, ms: try req.arguments[1].songTimeMilliseconds()))
-            },
-            MPDCommand("seekcur", .exactly(1), permission: .player) { (ctx: inout MPDContext, req, _: inout MPDResponseWriter) throws(MPDError) in
-                let arg = req.arguments[0]
-                let relative = arg.bytes.first == UInt8(ascii: "+") || arg.bytes.first == UInt8(ascii: "-")
-                _ = try ctx.control(.seekCurrent(ms: try arg.signedSongTimeMilliseconds(), relative: relative))
-            },
-            MPDCommand("setvol", .exactly(1), permission: .player) { (ctx: inout MPDContext, req, _: inout MPDResponseWriter) throws(MPDError) in
-                _ = try ctx.control(.setVolume(Int(try req.arguments[0].unsigned(max: 100))))
-            },
-            MPDCommand("volume", .exactly(1), permission: .player) { (ctx: inout MPDContext, req, _: inout MPDResponseWriter) throws(MPDError) in
-                _ = try ctx.control(.changeVolume(by: try req.arguments[0].integer(in: -100...100)))
-            },
-            MPDCommand("getvol", .none, permission: .read) { (ctx: inout MPDContext, _, w: inout MPDResponseWriter) throws(MPDError) in
-                w.field("volume", ctx.player().volume)
-            },
-            MPDCommand("random", .exactly(1), permission: .player) { (ctx: inout MPDContext, req, _: inout MPDResponseWriter) throws(MPDError) in
-                _ = try ctx.control(.random(try req.arguments[0].boolean()))
-            },
-            MPDCommand("repeat", .exactly(1), permission: .player) { (ctx: inout MPDContext, req, _: inout MPDResponseWriter) throws(MPDError) in
-                _ = try ctx.control(.repeatMode(try req.arguments[0].boolean()))
-            },
-            MPDCommand("single", .exactly(1), permission: .player) { (ctx: inout MPDContext, req, _: inout MPDResponseWriter) throws(MPDError) in
-                let arg = req.arguments[0]
-                let mode: Player.Single
-                if arg.equals("0") { mode = .off } else if arg.equals("1") { mode = .on } else if arg.equals("oneshot") {
-                    mode = .oneshot
-                } else {
-                    throw .argument("Unrecognized single mode, expected 0, 1, or oneshot")
-                }
-                _ = try ctx.control(.single(mode))
-            },
-            MPDCommand("consume", .exactly(1), permission: .player) { (ctx: inout MPDContext, req, _: inout MPDResponseWriter) throws(MPDError) in
-                _ = try ctx.control(.consume(try req.arguments[0].boolean()))
-            },
-            // Gapless playback has no crossfade: accepted and reported as 0, as MPD does with 0.
-            MPDCommand("crossfade", .exactly(1), permission: .player) { (_: inout MPDContext, req, _: inout MPDResponseWriter) throws(MPDError) in
-                _ = try req.arguments[0].unsigned()
-            },
-            MPDCommand("clearerror", .none, permission: .player) { (_: inout MPDContext, _, _: inout MPDResponseWriter) throws(MPDError) in
-            },
-            MPDCommand("replay_gain_status", .none, permission: .read) { (_: inout MPDContext, _, w: inout MPDResponseWriter) throws(MPDError) in
-                w.field("replay_gain_mode", "off")
-            },
-        ]
+    /// `play [SONGPOS]`: starts the queue entry at SONGPOS; without one (or with -1), resumes or starts the
+    /// current entry.
+    static func play(_ ctx: inout MPDContext, _ req: MPDRequest, _ w: inout MPDResponseWriter) throws(MPDError) {
+        let position = try req.arguments.first.map { a throws(MPDError) in try a.integer() }
+        _ = try ctx.control(.play(position: position))
     }
 
-    /// A command without arguments that is one control request.
-    static func simple(_ name: String, _ request: ControlRequest) -> MPDCommand<MPDContext> {
-        MPDCommand(name, .none, permission: .player) { (ctx: inout MPDContext, _, _: inout MPDResponseWriter) throws(MPDError) in
-            _ = try ctx.control(request)
+    /// `playid [SONGID]`: starts the queue entry with SONGID; without one (or with one below 1), the current
+    /// entry.
+    static func playid(_ ctx: inout MPDContext, _ req: MPDRequest, _ w: inout MPDResponseWriter) throws(MPDError) {
+        let id = try req.arguments.first.map { a throws(MPDError) in try a.integer() }
+        _ = try ctx.control(.playID(id.flatMap { $0 > 0 ? $0 : nil }))
+    }
+
+    /// `pause [0|1]`: pauses or resumes; without an argument, toggles.
+    static func pause(_ ctx: inout MPDContext, _ req: MPDRequest, _ w: inout MPDResponseWriter) throws(MPDError) {
+        let pause = try req.arguments.first.map { a throws(MPDError) in try a.boolean() }
+        _ = try ctx.control(.pause(pause))
+    }
+
+    /// `stop`.
+    static func stop(_ ctx: inout MPDContext, _ req: MPDRequest, _ w: inout MPDResponseWriter) throws(MPDError) {
+        _ = try ctx.control(.stop)
+    }
+
+    /// `next`.
+    static func next(_ ctx: inout MPDContext, _ req: MPDRequest, _ w: inout MPDResponseWriter) throws(MPDError) {
+        _ = try ctx.control(.next)
+    }
+
+    /// `previous`.
+    static func previous(_ ctx: inout MPDContext, _ req: MPDRequest, _ w: inout MPDResponseWriter) throws(MPDError) {
+        _ = try ctx.control(.previous)
+    }
+
+    /// `seek SONGPOS TIME`: plays the queue entry at SONGPOS from TIME seconds.
+    static func seek(_ ctx: inout MPDContext, _ req: MPDRequest, _ w: inout MPDResponseWriter) throws(MPDError) {
+        let position = Int(try req.arguments[0].unsigned())
+        _ = try ctx.control(.seek(position: position, ms: try req.arguments[1].songTimeMilliseconds()))
+    }
+
+    /// `seekid SONGID TIME`: plays the queue entry with SONGID from TIME seconds.
+    static func seekid(_ ctx: inout MPDContext, _ req: MPDRequest, _ w: inout MPDResponseWriter) throws(MPDError) {
+        let id = Int(try req.arguments[0].unsigned())
+        _ = try ctx.control(.seekID(id, ms: try req.arguments[1].songTimeMilliseconds()))
+    }
+
+    /// `seekcur TIME`: seeks in the current song; `+TIME`/`-TIME` from where it is.
+    static func seekcur(_ ctx: inout MPDContext, _ req: MPDRequest, _ w: inout MPDResponseWriter) throws(MPDError) {
+        let arg = req.arguments[0]
+        let relative = arg.bytes.first == UInt8(ascii: "+") || arg.bytes.first == UInt8(ascii: "-")
+        _ = try ctx.control(.seekCurrent(ms: try arg.signedSongTimeMilliseconds(), relative: relative))
+    }
+
+    /// `setvol VOL`: sets the volume, 0–100.
+    static func setvol(_ ctx: inout MPDContext, _ req: MPDRequest, _ w: inout MPDResponseWriter) throws(MPDError) {
+        _ = try ctx.control(.setVolume(Int(try req.arguments[0].unsigned(max: 100))))
+    }
+
+    /// `volume CHANGE`: changes the volume by -100…100.
+    static func volume(_ ctx: inout MPDContext, _ req: MPDRequest, _ w: inout MPDResponseWriter) throws(MPDError) {
+        _ = try ctx.control(.changeVolume(by: try req.arguments[0].integer(in: -100...100)))
+    }
+
+    /// `getvol`: `volume: N`.
+    static func getvol(_ ctx: inout MPDContext, _ req: MPDRequest, _ w: inout MPDResponseWriter) throws(MPDError) {
+        w.field("volume", ctx.player().volume)
+    }
+
+    /// `random 0|1`.
+    static func random(_ ctx: inout MPDContext, _ req: MPDRequest, _ w: inout MPDResponseWriter) throws(MPDError) {
+        _ = try ctx.control(.random(try req.arguments[0].boolean()))
+    }
+
+    /// `repeat 0|1`.
+    static func `repeat`(_ ctx: inout MPDContext, _ req: MPDRequest, _ w: inout MPDResponseWriter) throws(MPDError) {
+        _ = try ctx.control(.repeatMode(try req.arguments[0].boolean()))
+    }
+
+    /// `single 0|1|oneshot`.
+    static func single(_ ctx: inout MPDContext, _ req: MPDRequest, _ w: inout MPDResponseWriter) throws(MPDError) {
+        let arg = req.arguments[0]
+        let mode: Player.Single
+        if arg.equals("0") { mode = .off } else if arg.equals("1") { mode = .on } else if arg.equals("oneshot") {
+            mode = .oneshot
+        } else {
+            throw .argument("Unrecognized single mode, expected 0, 1, or oneshot")
         }
+        _ = try ctx.control(.single(mode))
+    }
+
+    /// `consume 0|1`.
+    static func consume(_ ctx: inout MPDContext, _ req: MPDRequest, _ w: inout MPDResponseWriter) throws(MPDError) {
+        _ = try ctx.control(.consume(try req.arguments[0].boolean()))
+    }
+
+    /// `crossfade SECONDS`: gapless playback has no crossfade, so it is accepted and reported as 0, as MPD
+    /// does with 0.
+    static func crossfade(_ ctx: inout MPDContext, _ req: MPDRequest, _ w: inout MPDResponseWriter) throws(MPDError) {
+        _ = try req.arguments[0].unsigned()
+    }
+
+    /// `clearerror`: accepted; `status` never reports an `error` to clear.
+    static func clearerror(_ ctx: inout MPDContext, _ req: MPDRequest, _ w: inout MPDResponseWriter) throws(MPDError) {
+    }
+
+    /// `replay_gain_status`: replay gain is not applied.
+    static func replay_gain_status(_ ctx: inout MPDContext, _ req: MPDRequest, _ w: inout MPDResponseWriter)
+        throws(MPDError)
+    {
+        w.field("replay_gain_mode", "off")
     }
 }

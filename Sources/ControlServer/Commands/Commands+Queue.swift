@@ -1,103 +1,136 @@
 import ClickWheelCore
 import MPDProtocol
 
+/// The queue: what is added to it and from where, its order and priorities, and its entries as the
+/// queue listings show them.
 extension ControlCommands {
-    /// add, addid, findadd, searchadd, load, clear, delete, deleteid, move, moveid, swap, swapid, shuffle,
-    /// prio, prioid, playlistid, plchanges, plchangesposid.
-    static var queueCommands: [MPDCommand<MPDContext>] {
-        [
-            MPDCommand("add", .between(1, 2), permission: .add) { (ctx: inout MPDContext, req, _: inout MPDResponseWriter) throws(MPDError) in
-                let uri = try MusicPath.normalize(req.arguments[0], command: "add")
-                let at = try position(req.arguments.dropFirst().first, &ctx)
-                let ids = try libraryCall { try ctx.catalog.trackIDs(uri: uri) }
-                guard !ids.isEmpty else { throw .noExist("No such directory") }
-                _ = try ctx.control(.add(ids, at: at))
-            },
-            MPDCommand("addid", .between(1, 2), permission: .add) { (ctx: inout MPDContext, req, w: inout MPDResponseWriter) throws(MPDError) in
-                let at = try position(req.arguments.dropFirst().first, &ctx)
-                guard let uri = try? MusicPath.normalize(req.arguments[0], command: "addid"),
-                    let id = try libraryCall({ try ctx.catalog.trackID(path: uri) })
-                else { throw .noExist("No such song") }
-                let songIDs = try ctx.control(.add([id], at: at))
-                if let songID = songIDs.first { w.field("Id", songID) }
-            },
-            MPDCommand("findadd", .atLeast(1), permission: .add) { (ctx: inout MPDContext, req, _: inout MPDResponseWriter) throws(MPDError) in
-                let (songs, at) = try matchingSongs(&ctx, req, foldCase: false, adding: true)
-                _ = try ctx.control(.add(songs.map(\.id), at: try position(at, &ctx)))
-            },
-            MPDCommand("searchadd", .atLeast(1), permission: .add) { (ctx: inout MPDContext, req, _: inout MPDResponseWriter) throws(MPDError) in
-                let (songs, at) = try matchingSongs(&ctx, req, foldCase: true, adding: true)
-                _ = try ctx.control(.add(songs.map(\.id), at: try position(at, &ctx)))
-            },
-            MPDCommand("load", .between(1, 3), permission: .add) { (ctx: inout MPDContext, req, _: inout MPDResponseWriter) throws(MPDError) in
-                let at = try position(req.arguments.dropFirst(2).first, &ctx)
-                let songs = try playlistSongs(&ctx, req)
-                _ = try ctx.control(.add(songs.map(\.id), at: at))
-            },
-            MPDCommand("clear", .none, permission: .player) { (ctx: inout MPDContext, _, _: inout MPDResponseWriter) throws(MPDError) in
-                _ = try ctx.control(.clear)
-            },
-            MPDCommand("delete", .exactly(1), permission: .player) { (ctx: inout MPDContext, req, _: inout MPDResponseWriter) throws(MPDError) in
-                _ = try ctx.control(.delete(try slice(req.arguments[0])))
-            },
-            MPDCommand("deleteid", .exactly(1), permission: .player) { (ctx: inout MPDContext, req, _: inout MPDResponseWriter) throws(MPDError) in
-                _ = try ctx.control(.deleteID(Int(try req.arguments[0].unsigned())))
-            },
-            MPDCommand("move", .exactly(2), permission: .player) { (ctx: inout MPDContext, req, _: inout MPDResponseWriter) throws(MPDError) in
-                let from = try slice(req.arguments[0])
-                let to = try position(req.arguments[1], &ctx, moving: from) ?? .absolute(0)
-                _ = try ctx.control(.move(from, to: to))
-            },
-            MPDCommand("moveid", .exactly(2), permission: .player) { (ctx: inout MPDContext, req, _: inout MPDResponseWriter) throws(MPDError) in
-                let id = Int(try req.arguments[0].unsigned())
-                let moving = ctx.player().queue.index(ofID: id).map { QueueSlice.single($0) }
-                let to = try position(req.arguments[1], &ctx, moving: moving) ?? .absolute(0)
-                _ = try ctx.control(.moveID(id, to: to))
-            },
-            MPDCommand("swap", .exactly(2), permission: .player) { (ctx: inout MPDContext, req, _: inout MPDResponseWriter) throws(MPDError) in
-                let (a, b) = (Int(try req.arguments[0].unsigned()), Int(try req.arguments[1].unsigned()))
-                _ = try ctx.control(.swap(a, b))
-            },
-            MPDCommand("swapid", .exactly(2), permission: .player) { (ctx: inout MPDContext, req, _: inout MPDResponseWriter) throws(MPDError) in
-                let (a, b) = (Int(try req.arguments[0].unsigned()), Int(try req.arguments[1].unsigned()))
-                _ = try ctx.control(.swapID(a, b))
-            },
-            MPDCommand("shuffle", .between(0, 1), permission: .player) { (ctx: inout MPDContext, req, _: inout MPDResponseWriter) throws(MPDError) in
-                let range = try req.arguments.first.map { a throws(MPDError) in try slice(a) }
-                _ = try ctx.control(.shuffle(range))
-            },
-            MPDCommand("prio", .atLeast(2), permission: .player) { (ctx: inout MPDContext, req, _: inout MPDResponseWriter) throws(MPDError) in
-                let priority = Int(try req.arguments[0].unsigned(max: 255))
-                let slices = try req.arguments.dropFirst().map { a throws(MPDError) in try slice(a) }
-                _ = try ctx.control(.priority(priority, slices: slices))
-            },
-            MPDCommand("prioid", .atLeast(2), permission: .player) { (ctx: inout MPDContext, req, _: inout MPDResponseWriter) throws(MPDError) in
-                let priority = Int(try req.arguments[0].unsigned(max: 255))
-                let ids = try req.arguments.dropFirst().map { a throws(MPDError) in Int(try a.unsigned()) }
-                _ = try ctx.control(.priorityID(priority, ids: ids))
-            },
-            MPDCommand("playlistid", .between(0, 1), permission: .read) { (ctx: inout MPDContext, req, w: inout MPDResponseWriter) throws(MPDError) in
-                let p = ctx.player()
-                var positions = Array(p.queue.indices)
-                if let arg = req.arguments.first {
-                    guard let i = p.queue.index(ofID: Int(try arg.unsigned())) else { throw .noExist("No such song") }
-                    positions = [i]
-                }
-                try writeEntries(positions, of: p.queue, &ctx, &w)
-            },
-            MPDCommand("plchanges", .between(1, 2), permission: .read) { (ctx: inout MPDContext, req, w: inout MPDResponseWriter) throws(MPDError) in
-                let p = ctx.player()
-                let positions = try changedPositions(p.queue, req)
-                try writeEntries(positions, of: p.queue, &ctx, &w)
-            },
-            MPDCommand("plchangesposid", .between(1, 2), permission: .read) { (ctx: inout MPDContext, req, w: inout MPDResponseWriter) throws(MPDError) in
-                let p = ctx.player()
-                for position in try changedPositions(p.queue, req) {
-                    w.field("cpos", position)
-                    w.field("Id", p.queue[position].id)
-                }
-            },
-        ]
+    /// `add URI [POSITION]`: adds the song, or every song of the folder, at URI.
+    static func add(_ ctx: inout MPDContext, _ req: MPDRequest, _ w: inout MPDResponseWriter) throws(MPDError) {
+        let uri = try MusicPath.normalize(req.arguments[0], command: "add")
+        let at = try position(req.arguments.dropFirst().first, &ctx)
+        let ids = try libraryCall { try ctx.catalog.trackIDs(uri: uri) }
+        guard !ids.isEmpty else { throw .noExist("No such directory") }
+        _ = try ctx.control(.add(ids, at: at))
+    }
+
+    /// `addid URI [POSITION]`: adds one song and answers its entry's `Id`.
+    static func addid(_ ctx: inout MPDContext, _ req: MPDRequest, _ w: inout MPDResponseWriter) throws(MPDError) {
+        let at = try position(req.arguments.dropFirst().first, &ctx)
+        guard let uri = try? MusicPath.normalize(req.arguments[0], command: "addid"),
+            let id = try libraryCall({ try ctx.catalog.trackID(path: uri) })
+        else { throw .noExist("No such song") }
+        let songIDs = try ctx.control(.add([id], at: at))
+        if let songID = songIDs.first { w.field("Id", songID) }
+    }
+
+    /// `findadd FILTER [sort TAG] [window START:END] [position POS]`: adds the songs `find` lists.
+    static func findadd(_ ctx: inout MPDContext, _ req: MPDRequest, _ w: inout MPDResponseWriter) throws(MPDError) {
+        let (songs, at) = try matchingSongs(&ctx, req, foldCase: false, adding: true)
+        _ = try ctx.control(.add(songs.map(\.id), at: try position(at, &ctx)))
+    }
+
+    /// `searchadd FILTER [sort TAG] [window START:END] [position POS]`: adds the songs `search` lists.
+    static func searchadd(_ ctx: inout MPDContext, _ req: MPDRequest, _ w: inout MPDResponseWriter) throws(MPDError) {
+        let (songs, at) = try matchingSongs(&ctx, req, foldCase: true, adding: true)
+        _ = try ctx.control(.add(songs.map(\.id), at: try position(at, &ctx)))
+    }
+
+    /// `load NAME [START:END] [POSITION]`: adds a playlist's songs (`playlistSongs`).
+    static func load(_ ctx: inout MPDContext, _ req: MPDRequest, _ w: inout MPDResponseWriter) throws(MPDError) {
+        let at = try position(req.arguments.dropFirst(2).first, &ctx)
+        let songs = try playlistSongs(&ctx, req)
+        _ = try ctx.control(.add(songs.map(\.id), at: at))
+    }
+
+    /// `clear`: empties the queue.
+    static func clear(_ ctx: inout MPDContext, _ req: MPDRequest, _ w: inout MPDResponseWriter) throws(MPDError) {
+        _ = try ctx.control(.clear)
+    }
+
+    /// `delete SONGPOS|START:END`.
+    static func delete(_ ctx: inout MPDContext, _ req: MPDRequest, _ w: inout MPDResponseWriter) throws(MPDError) {
+        _ = try ctx.control(.delete(try slice(req.arguments[0])))
+    }
+
+    /// `deleteid SONGID`.
+    static func deleteid(_ ctx: inout MPDContext, _ req: MPDRequest, _ w: inout MPDResponseWriter) throws(MPDError) {
+        _ = try ctx.control(.deleteID(Int(try req.arguments[0].unsigned())))
+    }
+
+    /// `move SONGPOS|START:END TO`: TO may be relative to the current entry (`position`).
+    static func move(_ ctx: inout MPDContext, _ req: MPDRequest, _ w: inout MPDResponseWriter) throws(MPDError) {
+        let from = try slice(req.arguments[0])
+        let to = try position(req.arguments[1], &ctx, moving: from) ?? .absolute(0)
+        _ = try ctx.control(.move(from, to: to))
+    }
+
+    /// `moveid SONGID TO`: TO may be relative to the current entry (`position`).
+    static func moveid(_ ctx: inout MPDContext, _ req: MPDRequest, _ w: inout MPDResponseWriter) throws(MPDError) {
+        let id = Int(try req.arguments[0].unsigned())
+        let moving = ctx.player().queue.index(ofID: id).map { QueueSlice.single($0) }
+        let to = try position(req.arguments[1], &ctx, moving: moving) ?? .absolute(0)
+        _ = try ctx.control(.moveID(id, to: to))
+    }
+
+    /// `swap SONGPOS1 SONGPOS2`.
+    static func swap(_ ctx: inout MPDContext, _ req: MPDRequest, _ w: inout MPDResponseWriter) throws(MPDError) {
+        let (a, b) = (Int(try req.arguments[0].unsigned()), Int(try req.arguments[1].unsigned()))
+        _ = try ctx.control(.swap(a, b))
+    }
+
+    /// `swapid SONGID1 SONGID2`.
+    static func swapid(_ ctx: inout MPDContext, _ req: MPDRequest, _ w: inout MPDResponseWriter) throws(MPDError) {
+        let (a, b) = (Int(try req.arguments[0].unsigned()), Int(try req.arguments[1].unsigned()))
+        _ = try ctx.control(.swapID(a, b))
+    }
+
+    /// `shuffle [START:END]`: shuffles the queue, or a range of it.
+    static func shuffle(_ ctx: inout MPDContext, _ req: MPDRequest, _ w: inout MPDResponseWriter) throws(MPDError) {
+        let range = try req.arguments.first.map { a throws(MPDError) in try slice(a) }
+        _ = try ctx.control(.shuffle(range))
+    }
+
+    /// `prio PRIORITY START:END…`: sets the priority (0–255) of the entries in the ranges.
+    static func prio(_ ctx: inout MPDContext, _ req: MPDRequest, _ w: inout MPDResponseWriter) throws(MPDError) {
+        let priority = Int(try req.arguments[0].unsigned(max: 255))
+        let slices = try req.arguments.dropFirst().map { a throws(MPDError) in try slice(a) }
+        _ = try ctx.control(.priority(priority, slices: slices))
+    }
+
+    /// `prioid PRIORITY SONGID…`: sets the priority (0–255) of the entries.
+    static func prioid(_ ctx: inout MPDContext, _ req: MPDRequest, _ w: inout MPDResponseWriter) throws(MPDError) {
+        let priority = Int(try req.arguments[0].unsigned(max: 255))
+        let ids = try req.arguments.dropFirst().map { a throws(MPDError) in Int(try a.unsigned()) }
+        _ = try ctx.control(.priorityID(priority, ids: ids))
+    }
+
+    /// `playlistid [SONGID]`: song blocks for the queue, or for the entry with SONGID.
+    static func playlistid(_ ctx: inout MPDContext, _ req: MPDRequest, _ w: inout MPDResponseWriter) throws(MPDError) {
+        let p = ctx.player()
+        var positions = Array(p.queue.indices)
+        if let arg = req.arguments.first {
+            guard let i = p.queue.index(ofID: Int(try arg.unsigned())) else { throw .noExist("No such song") }
+            positions = [i]
+        }
+        try writeEntries(positions, of: p.queue, &ctx, &w)
+    }
+
+    /// `plchanges VERSION [START:END]`: song blocks for the entries changed since the queue's VERSION.
+    static func plchanges(_ ctx: inout MPDContext, _ req: MPDRequest, _ w: inout MPDResponseWriter) throws(MPDError) {
+        let p = ctx.player()
+        let positions = try changedPositions(p.queue, req)
+        try writeEntries(positions, of: p.queue, &ctx, &w)
+    }
+
+    /// `plchangesposid VERSION [START:END]`: the positions and ids of the entries changed since VERSION.
+    static func plchangesposid(_ ctx: inout MPDContext, _ req: MPDRequest, _ w: inout MPDResponseWriter)
+        throws(MPDError)
+    {
+        let p = ctx.player()
+        for position in try changedPositions(p.queue, req) {
+            w.field("cpos", position)
+            w.field("Id", p.queue[position].id)
+        }
     }
 
     /// An insertion position: `N`, or `+N`/`-N` relative to the current song; nil when absent.

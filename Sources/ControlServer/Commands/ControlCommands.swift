@@ -1,0 +1,145 @@
+import Foundation
+import Synchronization
+public import Library
+public import MPDProtocol
+
+/// The command backend the server runs batches on: the command table (`allCommands`) over the library,
+/// the player and the caches the commands share.
+///
+/// Thread rules: `execute` on a connection's command queue (any thread but the engine's).
+public final class ControlCommands: Sendable {
+    let table: MPDCommandTable<MPDContext>
+    let catalog: Catalog
+    let playlists: StoredPlaylists
+    let player: any PlayerStateSource
+    let musicFolder: String
+    let password: String?
+    let started = Date()
+    let currentSongs = CurrentSongCache()
+    let librarySongs = LibrarySongs()
+    /// Where `warmLibrary` reads, one read at a time (a thread of GCD's pool, off the event loop and
+    /// Swift's cooperative pool).
+    private let warming = DispatchQueue(label: "clickwheel.mpd.warm", qos: .utility)
+    /// A read is queued on `warming` and has not begun: another ask folds into it.
+    private let warmQueued = Atomic<Bool>(false)
+    /// The last `status` answered on the event loop and what it was made from (`executeWithoutBlocking`).
+    private let lastStatus = Mutex<(snapshot: PlayerSnapshot, songs: Int, output: [UInt8])?>(nil)
+
+    /// `password`: when set, a client may only read until it sends it (MPD's `password` and
+    /// `default_permissions "read"`).
+    public init(
+        catalog: Catalog, playlists: StoredPlaylists, player: any PlayerStateSource, musicFolder: String,
+        password: String? = nil
+    ) {
+        self.password = password
+        self.musicFolder = musicFolder
+        self.catalog = catalog
+        self.playlists = playlists
+        self.player = player
+        table = MPDCommandTable(allCommands: Self.allCommands)
+    }
+
+    /// A new client's state: every tag type, and every permission unless a password is set.
+    public func newClient() -> MPDClientState {
+        var c = MPDClientState(tagTypes: Set(MPDTag.tagtypes.map(\.name)))
+        if password != nil { c.permission = .read }
+        return c
+    }
+
+    /// A command context over this backend's library, player and caches, for `client`.
+    private func makeContext(
+        for client: MPDClientState, snapshot: PlayerSnapshot? = nil, onEventLoop: Bool = false, pinnedSong: SongRecord? = nil
+    ) -> MPDContext {
+        MPDContext(
+            catalog: catalog, playlists: playlists, player: player, musicFolder: musicFolder, password: password,
+            client: client, started: started, currentSongs: currentSongs, librarySongs: librarySongs,
+            snapshot: snapshot, onEventLoop: onEventLoop, pinnedSong: pinnedSong)
+    }
+
+    /// Runs `batch` (on a connection's command queue: it may read the database and wait for the engine).
+    /// A streaming `writer` (`MPDResponseWriter(flushingAt:to:)`) hands large answers out in chunks.
+    public func execute(
+        _ batch: MPDCommandBatch, client: inout MPDClientState, writer: MPDResponseWriter = MPDResponseWriter()
+    ) -> MPDBatchResult {
+        var context = makeContext(for: client)
+        if Self.answersFromSnapshot(batch) {
+            // It went the slow way because the current song was not at hand: fetch it for the next one.
+            let p = context.player()
+            if let current = p.currentPosition { _ = try? context.currentSong(p.queue[current].track) }
+        }
+        let result = table.execute(batch, context: &context, writer: writer)
+        client = context.client
+        return result
+    }
+
+    /// Runs `batch` at once when it needs nothing but the published player state and the song playing
+    /// now (`status`, `currentsong`, `ping`): no database read, no wait for the engine, so the event
+    /// loop may run it. Nil when it needs more; then it must go to a command queue (`execute`).
+    public func executeWithoutBlocking(_ batch: MPDCommandBatch, client: inout MPDClientState) -> MPDBatchResult? {
+        guard Self.answersFromSnapshot(batch) else { return nil }
+        let p = player.snapshot()
+        var song: SongRecord?
+        if let current = p.currentPosition {
+            guard let cached = currentSongs.song(p.queue[current].track) else { return nil }
+            song = cached
+        }
+        // A poll of a player that did not change (stopped or paused: playing, the time moves) gets
+        // the bytes of the last answer, which were made from the same state.
+        let poll = batch.mode == .single && batch.lines[0] == Self.statusLine && client.permission.contains(.read)
+        let songs = currentSongs.generation
+        if poll, let same = lastStatus.withLock({ $0.flatMap { $0.snapshot == p && $0.songs == songs ? $0.output : nil } }) {
+            return MPDBatchResult(output: same, continuation: .ready)
+        }
+        var context = makeContext(for: client, snapshot: p, onEventLoop: true, pinnedSong: song)
+        let result = table.execute(batch, context: &context)
+        client = context.client
+        if poll, result.continuation == .ready, result.output.last == UInt8(ascii: "\n"), result.output.suffix(3).elementsEqual(MPDResponse.ok) {
+            lastStatus.withLock { $0 = (p, songs, result.output) }
+        }
+        return result
+    }
+
+    private static let statusLine = Array("status".utf8)
+
+    /// The library changed (a scan found changes): the song kept for `status` may have new tags, and
+    /// what the library commands keep is read again.
+    func libraryChanged() {
+        currentSongs.clear()
+        librarySongs.clear()
+        warmLibrary()
+    }
+
+    /// Reads what the library commands keep (`stats`' counts, the folders, every song: `LibrarySongs`)
+    /// before any client asks, on a queue of its own: when the server starts and after each library
+    /// change. MPD loads its whole database at start; without this, the first `list`, `find` or
+    /// `listallinfo` after a start or a rescan read 10,000 songs first (50–130 ms on the development VM,
+    /// several times that on a Pi). A client asking meanwhile waits for this read rather than making
+    /// another (`KeptUntilChange`); a read the library changed under is not kept. A read that fails is
+    /// left for the client's own read to report.
+    func warmLibrary() {
+        guard !warmQueued.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        warming.async { [self] in
+            warmQueued.store(false, ordering: .releasing)
+            let context = makeContext(for: newClient())
+            _ = try? context.libraryStatistics()
+            _ = try? context.folderTree()
+            _ = try? context.allSongs()
+        }
+    }
+
+    /// Returns once the reads `warmLibrary` was asked for so far are done.
+    func waitUntilWarm() {
+        warming.sync {}
+    }
+
+    /// Whether every command of `batch` is one that reads only the player state and the current song.
+    static func answersFromSnapshot(_ batch: MPDCommandBatch) -> Bool {
+        guard batch.lines.count <= 16 else { return false }
+        return batch.lines.allSatisfy { line in
+            let name = line.prefix { $0 != UInt8(ascii: " ") && $0 != UInt8(ascii: "\t") }
+            return snapshotCommands.contains { $0.elementsEqual(name) }
+        }
+    }
+
+    private static let snapshotCommands: [[UInt8]] = ["status", "currentsong", "ping"].map { Array($0.utf8) }
+}
