@@ -10,11 +10,12 @@ import Testing
         let socket: String
         let child: ChildProcess
 
-        init() throws {
+        /// The service over `music` (default: the test library), with a database and socket of its own.
+        init(music: String? = nil) throws {
             dir = URL(fileURLWithPath: "/tmp").appendingPathComponent("cw-ctl-\(UUID().uuidString.prefix(8))")
             try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
             socket = dir.appendingPathComponent("socket").path
-            let music = TerminalDemoTests.root.appendingPathComponent("Tests/LibraryTests/Fixtures/music").path
+            let music = music ?? TerminalDemoTests.root.appendingPathComponent("Tests/LibraryTests/Fixtures/music").path
             child = try ChildProcess(TerminalDemoTests.binary, [
                 "run", "--display", "none", "--input", "none", "--output", "null", "--music", music,
                 "--db", dir.path + "/lib.sqlite", "--socket", socket,

@@ -3,13 +3,12 @@ extension Engine {
     mutating func handlePlayback(_ report: PlaybackReport) -> [Effect] {
         switch report {
         case .started(let index):
-            guard player.queue.indices.contains(index) else { return [] }
-            if player.current != index {
-                currentTrack = nil
-                nowPlayingSince = now
-            }
-            // Which entry is heard, from its start; whether it plays or is paused is the commands' to say
-            // (a start heard after a `pause` sent at once must not make it play).
+            // The entry the engine started is heard: nothing to change (where it is, and whether it
+            // plays or is paused, were set by the commands, and a `seekcur` sent at once may already
+            // have moved it). Only another entry, which the player moved to by itself, is news.
+            guard player.queue.indices.contains(index), player.current != index else { return [] }
+            currentTrack = nil
+            nowPlayingSince = now
             player.current = index
             player.elapsedMS = 0
             return [.notify(.player)]
