@@ -18,7 +18,9 @@ import ServiceLifecycle
 /// - blocking devices (the audio thread, evdev and keyboard readers, watchers, library scans, the
 ///   I2C writer, and the start and stop steps that open or close them) run on named threads of their
 ///   own, all started through `NamedThread`, never on Swift's cooperative pool;
-/// - SwiftNIO runs the control socket and nothing else;
+/// - SwiftNIO runs the control socket and nothing else; a connection's commands, which may read the
+///   database, run on a serial queue of that connection's (`MPDConnectionHandler`), never on the
+///   event loop;
 /// - the services' `run()` are structured tasks of the group: they wait and hand work to the above.
 ///
 /// Making the service (`init`) opens what can fail with a clear message: the library database, the

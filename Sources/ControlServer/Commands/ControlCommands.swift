@@ -112,8 +112,8 @@ public final class ControlCommands: Sendable {
     /// Reads what the library commands keep (`stats`' counts, the folders, every song: `LibrarySongs`)
     /// before any client asks, on a queue of its own: when the server starts and after each library
     /// change. MPD loads its whole database at start; without this, the first `list`, `find` or
-    /// `listallinfo` after a start or a rescan read 10,000 songs first (50–130 ms on the development VM,
-    /// several times that on a Pi). A client asking meanwhile waits for this read rather than making
+    /// `listallinfo` after a start or a rescan would read the whole library first (figures in
+    /// contrib/bench/README.md). A client asking meanwhile waits for this read rather than making
     /// another (`KeptUntilChange`); a read the library changed under is not kept. A read that fails is
     /// left for the client's own read to report.
     func warmLibrary() {

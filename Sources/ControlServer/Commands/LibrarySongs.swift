@@ -3,10 +3,10 @@ import Synchronization
 
 /// What the library commands (`listall`, `listallinfo`, `lsinfo`, `list`, `count`, `find`, `search`,
 /// the `…add` forms, and `stats`) read of the library, read from the database once and kept until the library
-/// changes (`clear`, on the database event). Each such command read and decoded every row of a
-/// 10,000-song library (about 100 ms; `lsinfo` 7 ms for the folders' times), where MPD, whose database
-/// lives in memory, answers in 1–3 ms; going over records already in memory takes a few. The records
-/// of 10,000 songs take about 7.5 MiB; they are read when a client first asks.
+/// changes (`clear`, on the database event): reading and decoding every row for each command costs far
+/// more than going over records already in memory, where MPD keeps its whole database too. They are
+/// read when a client first asks, or ahead of it (`ControlCommands.warmLibrary`); their memory and
+/// times are in contrib/bench/README.md.
 ///
 /// Thread rules: any thread but an event loop (a first read blocks on the database).
 final class LibrarySongs: Sendable {
@@ -17,8 +17,8 @@ final class LibrarySongs: Sendable {
     let folders = KeptUntilChange<[(folder: String, newest: Int64)]>()
     /// The folders as `lsinfo` lists them, worked out from `folders`.
     let tree = KeptUntilChange<DirectoryTree.Folders>()
-    /// The library's part of `stats` (counted in SQL: 18–23 ms on 10,000 songs, asked by clients on
-    /// every connect; MPD keeps its counts).
+    /// The library's part of `stats` (counted in SQL, and asked by clients on every connect; MPD keeps
+    /// its counts).
     let statistics = KeptUntilChange<Catalog.Statistics>()
 
     func clear() {

@@ -2,7 +2,7 @@ import Foundation
 import Library
 import MPDProtocol
 
-/// `SongWriter.write`'s lines for the long listings (`listallinfo`, `listall`), written faster: each
+/// `SongWriter.write`'s lines for the long listings (`listallinfo`, `listall`), written in bulk: each
 /// value's bytes are checked and copied in one pass into one block buffer (`isPlain`), the key
 /// prefixes are constants, numbers and time stamps are written as digits in place. The bytes are the
 /// ones `SongWriter.write` gives for the same record.
