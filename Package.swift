@@ -1,5 +1,5 @@
 // swift-tools-version: 6.1
-// ClickWheel: an iPod classic for a Raspberry Pi, as one Swift service. See README.md and DESIGN notes there.
+// ClickWheel: an iPod classic for a Raspberry Pi, as one Swift service. See README.md.
 import PackageDescription
 
 let strict: [SwiftSetting] = [
@@ -74,11 +74,11 @@ let package = Package(
         // The audio path: a decode/output thread of its own, libmpg123 -> PulseAudio (or a null output).
         .target(
             name: "Playback",
-            dependencies: ["ClickWheelCore", "Mpg123", "NamedThreads", "Pulse", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["Mpg123", "NamedThreads", "Pulse", .product(name: "Logging", package: "swift-log")],
             swiftSettings: strict),
 
         // The MPD protocol as a pure codec.
-        .target(name: "MPDProtocol", dependencies: ["ClickWheelCore"], swiftSettings: strict),
+        .target(name: "MPDProtocol", swiftSettings: strict),
 
         // The control socket: MPD sessions over SwiftNIO's Unix-domain sockets, and the command handlers.
         .target(
@@ -143,7 +143,8 @@ let package = Package(
         .testTarget(
             name: "LibraryTests",
             dependencies: [
-                "Library", "Mpg123", "ClickWheelCore", "ClickWheelTestKit", .product(name: "GRDB", package: "GRDB.swift"),
+                "Library", "ClickWheelCore", "ClickWheelTestKit", .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Logging", package: "swift-log"),
             ],
             exclude: ["Fixtures", "Schema", "Golden"],
             swiftSettings: strict),
@@ -164,11 +165,11 @@ let package = Package(
         .testTarget(name: "EndToEndTests", dependencies: ["ClickWheelTestKit"], exclude: ["Transcripts"], swiftSettings: strict),
         .testTarget(
             name: "DevicesTests",
-            dependencies: ["Devices", "Evdev", "ClickWheelCore", "ClickWheelTestKit", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["Devices", "Evdev", "ClickWheelCore", "ClickWheelTestKit"],
             exclude: ["Evdev"], swiftSettings: strict),
         .testTarget(
             name: "PlaybackTests",
-            dependencies: ["Playback", "Pulse", "ClickWheelTestKit", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["Playback", "ClickWheelTestKit"],
             swiftSettings: strict),
     ],
     swiftLanguageModes: [.v6]

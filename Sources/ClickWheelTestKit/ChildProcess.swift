@@ -5,13 +5,13 @@ public import Foundation
 
 /// Runs programs for tests with `posix_spawn` and `waitpid`, reading stdout and stderr together.
 ///
-/// Foundation's `Process` reaps children through a SIGCHLD monitor that was seen to hang
-/// `waitUntilExit` when many tests spawn at once; this has no shared state at all.
+/// Foundation's `Process` reaps children through a SIGCHLD monitor that can hang `waitUntilExit`
+/// when many tests spawn at once; this has no shared state at all.
 ///
 /// A class, so that every copy is the same child: `wait()` reads, closes and reaps exactly once and
-/// hands later callers the same result, and `kill` after that is a no-op. (As a struct, a test that
-/// stopped its service and then waited again in `deinit` closed two descriptor numbers a second
-/// time; another thread had reused one, and SwiftNIO's epoll loop died of EBADF.)
+/// hands later callers the same result, and `kill` after that is a no-op. (Copies of a value would
+/// each close the pipes: a second close hits a descriptor number another thread may have reused
+/// meanwhile, such as SwiftNIO's epoll loop, which then dies of EBADF.)
 public final class ChildProcess: @unchecked Sendable {
     public struct Result: Sendable {
         public var status: Int32

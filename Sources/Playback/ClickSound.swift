@@ -3,7 +3,7 @@ import Foundation
 /// The wheel click: a short 2 kHz tick, made in code so no asset has to be installed.
 ///
 /// Its loud part lasts ~10 ms rather than a sharper spike: a sink waking from idle may swallow the first
-/// milliseconds of a sample (seen on the null sink), and a front-loaded click then all but vanishes.
+/// milliseconds of a sample (the null sink does), and a front-loaded click then all but vanishes.
 ///
 /// Thread rules: pure; any thread.
 enum ClickSound {

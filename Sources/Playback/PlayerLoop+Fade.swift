@@ -38,7 +38,7 @@ extension PlayerLoop {
             timeline.cut(at: start + Int64(count))
             resumeFrom = StartPoint(track: here.track, sample: here.sample + Int64(count), announce: announce)
             // Cork well after the fade's end, in the silence after it: pipewire-pulse's clock runs ahead of
-            // what leaves its graph (a cork 40 ms after the end was seen to cut the fade's last 5 ms).
+            // what leaves its graph, so a cork soon after the end cuts the fade's last milliseconds.
             activity = .fadingOut(
                 until: start + Int64(count) + Self.corkDelay(format), deadline: Date(timeIntervalSinceNow: 0.8))
         } catch {

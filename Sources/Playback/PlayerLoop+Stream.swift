@@ -65,8 +65,8 @@ extension PlayerLoop {
                 var frame: Int64
                 if point.fadeIn && corked {
                     // A faded pause left silence queued after the fade: overwrite it from the frame the server
-                    // reads next, with a little more silence first (PulseAudio was seen to lose the first
-                    // 10-20 ms after an uncork: let that be silence, not the start of the fade-in).
+                    // reads next, with a little more silence first (PulseAudio may lose the first
+                    // milliseconds after an uncork: let that be silence, not the start of the fade-in).
                     frame = try output.rewindWrites()
                     frame += try writeSilence(milliseconds: Self.fadeLeadMilliseconds, format: format)
                 } else {
@@ -154,8 +154,8 @@ extension PlayerLoop {
     /// matches (gapless), after a drain when it does not, or drain to the end.
     func currentEnded() {
         guard let next = queued else {
-            // A little silence after the last track: pipewire-pulse was heard to cut the last milliseconds
-            // when the drained stream closes (a click at the end of the queue); now it cuts silence.
+            // A little silence after the last track: pipewire-pulse cuts the last milliseconds when a
+            // drained stream closes (a click at the end of the queue), so what it cuts is silence.
             if let format = streamFormat {
                 do { _ = try writeSilence(milliseconds: 50, format: format) } catch {
                     outputFailed(error)

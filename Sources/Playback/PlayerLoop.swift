@@ -142,7 +142,7 @@ final class PlayerLoop {
     /// How long to sleep when nothing wakes the thread: short while audio moves (position reports, the null
     /// output's clock), the retry interval while disconnected. An output that wakes the thread whenever it
     /// wants data (PulseAudio's write callback, every sink period) needs no polling on top: then only the
-    /// next position report is timed (a poll every 50 ms besides the callbacks doubled the wakeups).
+    /// next position report is timed (a poll besides the callbacks would add as many wakeups again).
     private var waitTimeout: Double {
         if !connected { return max(0.01, nextAttempt.timeIntervalSinceNow) }
         if case .fadingOut = activity { return 0.01 }
@@ -197,8 +197,8 @@ final class PlayerLoop {
 
     /// Handles a failed output call: a lost server reconnects, anything else reopens the stream paused.
     /// The first stream on a connection failing is taken for a server not ready yet (a pulse server
-    /// shutting down still takes connections and answers the stream with an I/O error; seen with
-    /// pipewire-pulse during a restart): connect again after the retry interval, once.
+    /// shutting down still takes connections and answers the stream with an I/O error, as pipewire-pulse
+    /// does during a restart): connect again after the retry interval, once.
     func outputFailed(_ error: AudioOutputError) {
         if error.serverGone {
             serverLost(error.message)

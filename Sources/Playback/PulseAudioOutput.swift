@@ -7,10 +7,10 @@ import Synchronization
 /// `OutputSignals` and call `wake`. One threaded mainloop lives as long as the output; the context and the
 /// stream are made anew on every connect (a failed context is dead for good).
 public final class PulseAudioOutput: AudioOutput {
-    /// Target buffer: the issue asks for 100–200 ms. PulseAudio sizes the sink's period from it
-    /// ((tlength − 2 × minreq) / 2: 80 ms here against 55 ms at 150), and every period costs a request, a
-    /// write callback, a wakeup of the audio thread and of libpulse's loop thread: 200 takes ~30 % of
-    /// those wakeups away and leaves more room for a loaded 2-core Pi. Latency is not bought with it: play
+    /// Target buffer, milliseconds: the top of the 100–200 ms the design allows. PulseAudio sizes the
+    /// sink's period from it ((tlength − 2 × minreq) / 2), and every period costs a request, a write
+    /// callback, a wakeup of the audio thread and of libpulse's loop thread: the longest buffer means the
+    /// fewest wakeups and the most room for a loaded 2-core Pi. Latency is not bought with it: play
     /// starts as soon as the prebuffer is written, pause and seek rewrite or flush the queue, and the
     /// volume is the server's.
     public static let targetLatency = 200

@@ -8,7 +8,7 @@ import Synchronization
 /// thread), never the loop thread. `onEvent` runs on the loop thread with the lock held: record and wake
 /// only. Release the stream before its context. Callbacks reach the stream without retaining it
 /// (`_withUnsafeGuaranteedRef`): a retain there could make the loop thread run `deinit`, which takes the
-/// lock and trips libpulse's assertion (seen when the sink went away under PipeWire).
+/// lock and trips libpulse's assertion (as when the sink goes away under PipeWire).
 public final class PulseStream: @unchecked Sendable {
     /// Where the stream stands (`pa_stream_state_t`, collapsed).
     public enum State: Sendable, Equatable {

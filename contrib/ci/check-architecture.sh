@@ -1,34 +1,119 @@
 #!/usr/bin/env bash
-# The dependency rules of DESIGN: the core is pure (no C module, no Glibc, no file APIs), nothing
-# imports upward, and each C module is imported only by its own wrapper.
+# The module rules of DESIGN, checked with grep over every `import` in Sources/ and contrib/bench/ and a
+# read of Package.swift. Prints one line per violation (file:line: rule) and exits 1 when there is any.
+#
+#   1. Pure modules: ClickWheelCore and MPDProtocol import only Swift's own modules (Synchronization,
+#      _Concurrency, …) and, for MPDProtocol, ClickWheelCore: no C module, no libc (Glibc, Musl, Darwin),
+#      no Foundation (files, clocks and processes enter as values and events), no Dispatch, NIO, GRDB,
+#      Logging or project module with I/O.
+#   2. ClickWheelConfig imports only ClickWheelCore, Yams, Foundation and the platform libc (its atomic
+#      save needs fsync of the file and its directory, which Foundation does not offer).
+#   3. Each C module (CMpg123, CPulse, CEvdev, CI2C) is imported only by its wrapper.
+#   4. Nothing imports upward or sideways. Layers, low to high: the wrappers (Mpg123, Pulse, Evdev, I2C);
+#      ClickWheelCore; the ports' implementations and codecs (Library, Playback, MPDProtocol, Devices,
+#      ClickWheelConfig), which do not import one another; ControlServer; ClickWheelService; clickwheel.
+#      A module imports only modules of lower layers. ClickWheelTestKit sits beside the ports' layer.
+#   5. ClickWheelService (when its folder exists) is imported by no module of Sources/ but clickwheel, and
+#      by no benchmark (tests may drive it).
+#   6. ClickWheelTestKit is imported by no module of Sources/, and in Package.swift it is a dependency of
+#      test targets and of the benchmarks in contrib/bench only: never of clickwheel or a library target.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
-fail=0
-say() { printf '[architecture] %s\n' "$*" >&2; fail=1; }
+violations=0
+say() { printf '%s\n' "$*"; violations=$((violations + 1)); }
 
-imports() { grep -rhoE '^\s*(@_implementationOnly\s+|@testable\s+|public\s+|package\s+|internal\s+)?import\s+[A-Za-z0-9_]+' "$1" 2>/dev/null | awk '{print $NF}' | sort -u; }
+# file:line:module for every import in a folder (attributes, access levels and `import struct M.T` allowed).
+imports() {
+  grep -rnE --include='*.swift' \
+    '^[[:space:]]*(@[A-Za-z_]+[[:space:]]+)*((public|package|internal|fileprivate|private)[[:space:]]+)?import[[:space:]]+((struct|class|enum|protocol|typealias|func|var|let)[[:space:]]+)?[A-Za-z0-9_]+' \
+    "$1" 2>/dev/null |
+    sed -E 's/^([^:]+:[0-9]+):[[:space:]]*(@[A-Za-z_]+[[:space:]]+)*((public|package|internal|fileprivate|private)[[:space:]]+)?import[[:space:]]+((struct|class|enum|protocol|typealias|func|var|let)[[:space:]]+)?([A-Za-z0-9_]+).*/\1:\7/'
+}
 
-if [ -d Sources/ClickWheelCore ]; then
-  for m in $(imports Sources/ClickWheelCore); do
-    case "$m" in
-      C[A-Z]*|Glibc|Musl|Foundation|FoundationEssentials|Dispatch|GRDB|NIO*|Library|Playback|MPDProtocol|Devices|ControlServer|Mpg123|Pulse|Evdev|I2C)
-        say "ClickWheelCore imports $m: the core must stay pure Swift (no C, no I/O)";;
+swift_modules=" Swift _Concurrency _StringProcessing RegexBuilder Synchronization Observation Distributed "
+c_modules=" CMpg123:Mpg123 CPulse:Pulse CEvdev:Evdev CI2C:I2C "
+libc=" Glibc Musl Darwin "
+layer() {
+  case "$1" in
+    Mpg123|Pulse|Evdev|I2C) echo 1;;
+    ClickWheelCore) echo 2;;
+    Library|Playback|MPDProtocol|Devices|ClickWheelConfig|ClickWheelTestKit) echo 3;;
+    ControlServer) echo 4;;
+    ClickWheelService) echo 5;;
+    clickwheel) echo 6;;
+    *) echo "";;
+  esac
+}
+
+for dir in Sources/*/; do
+  name=$(basename "$dir")
+  case "$name" in C[A-Z]*) [ -f "$dir/module.modulemap" ] && continue;; esac
+  mine=$(layer "$name")
+  while IFS=: read -r file line m; do
+    [ -n "$m" ] || continue
+    at="$file:$line: $name imports $m"
+    # 3. C modules only in their wrapper.
+    for c in $c_modules; do
+      if [ "$m" = "${c%%:*}" ] && [ "$name" != "${c#*:}" ]; then say "$at: only ${c#*:} may import ${c%%:*}"; fi
+    done
+    case "$name" in
+      ClickWheelCore|MPDProtocol)  # 1. pure modules
+        if [[ "$swift_modules" != *" $m "* ]] && ! { [ "$name" = MPDProtocol ] && [ "$m" = ClickWheelCore ]; }; then
+          say "$at: $name must stay pure Swift (no C, libc, Foundation, Dispatch, NIO, GRDB, Logging or I/O module)"
+          continue
+        fi;;
+      ClickWheelConfig)  # 2.
+        if [[ "$swift_modules $libc" != *" $m "* ]] && [[ " ClickWheelCore Yams Foundation " != *" $m "* ]]; then
+          say "$at: ClickWheelConfig may import only ClickWheelCore, Yams, Foundation and libc"
+          continue
+        fi;;
     esac
+    # 5. and 6.
+    if [ "$m" = ClickWheelService ] && [ "$name" != clickwheel ]; then
+      say "$at: only Sources/clickwheel may import ClickWheelService"; continue
+    fi
+    if [ "$m" = ClickWheelTestKit ]; then say "$at: ClickWheelTestKit is for tests and benchmarks only"; continue; fi
+    # 4. layers
+    theirs=$(layer "$m")
+    if [ -n "$mine" ] && [ -n "$theirs" ] && [ "$m" != "$name" ] && [ "$theirs" -ge "$mine" ]; then
+      if [ "$theirs" = "$mine" ]; then say "$at: sideways (modules of one layer do not import one another)"
+      else say "$at: upward"; fi
+    fi
+  done < <(imports "$dir")
+done
+
+# Benchmarks: no C module, no ClickWheelService.
+while IFS=: read -r file line m; do
+  for c in $c_modules; do
+    [ "$m" = "${c%%:*}" ] && say "$file:$line: a benchmark imports $m: only ${c#*:} may"
   done
+  [ "$m" = ClickWheelService ] && say "$file:$line: a benchmark imports ClickWheelService: only Sources/clickwheel may"
+done < <(imports contrib/bench)
+
+# 6. Package.swift: which targets depend on ClickWheelTestKit.
+while IFS= read -r row; do say "$row"; done < <(python3 - <<'EOF'
+import re
+text = open("Package.swift").read()
+text = re.sub(r"//[^\n]*", "", text)
+starts = [(m.start(), m.group(1)) for m in re.finditer(r"\.(target|executableTarget|testTarget|systemLibrary|plugin|macro)\(", text)]
+for i, (pos, kind) in enumerate(starts):
+    chunk = text[pos:starts[i + 1][0] if i + 1 < len(starts) else len(text)]
+    name = re.search(r'name:\s*"([^"]+)"', chunk)
+    if not name or name.group(1) == "ClickWheelTestKit":
+        continue
+    if not re.search(r'"ClickWheelTestKit"', chunk):
+        continue
+    path = re.search(r'path:\s*"([^"]+)"', chunk)
+    if kind == "testTarget" or (path and path.group(1).startswith("contrib/bench/")):
+        continue
+    line = text[:pos].count("\n") + 1
+    print(f"Package.swift:{line}: {kind} {name.group(1)} depends on ClickWheelTestKit: only tests and contrib/bench may")
+EOF
+)
+
+if [ "$violations" = 0 ]; then
+  echo "[architecture] ok: pure core and codec, config, C modules in their wrappers, layers, ClickWheelService, test kit" >&2
+  exit 0
 fi
-for c in CMpg123:Mpg123 CPulse:Pulse CEvdev:Evdev CI2C:I2C; do
-  module=${c%%:*}; wrapper=${c#*:}
-  for dir in Sources/*/; do
-    name=$(basename "$dir")
-    [ "$name" = "$wrapper" ] && continue
-    if imports "$dir" | grep -qx "$module"; then say "$name imports $module: only $wrapper may"; fi
-  done
-done
-for low in Library Playback MPDProtocol Devices; do
-  [ -d "Sources/$low" ] || continue
-  for m in $(imports "Sources/$low"); do
-    case "$m" in ControlServer|clickwheel) say "$low imports $m (upward)";; esac
-  done
-done
-[ "$fail" = 0 ] && echo "[architecture] ok: core is pure, C modules only in their wrappers, no upward imports" >&2
-exit "$fail"
+echo "[architecture] $violations violation(s)" >&2
+exit 1

@@ -11,6 +11,8 @@
 # only the tests for that device (`--filter`). A run may replay several devices at once, and its own
 # traces (NAME-calibrate.evemu for `clickwheel calibrate` and Settings → Wheel). The tests read CW_TEST_EVDEV_DIR and
 # CW_TEST_EVDEV_DEVICES; without them they are skipped.
+# CW_SWIFTPM_FLAGS adds flags to its `swift build` and `swift test` (contrib/ci/tsan.sh passes
+# `--sanitize=thread --scratch-path .build-tsan`); CW_EVDEV_TIMEOUT is each run's limit in seconds (180).
 # Regenerate the fixtures after editing Tests/DevicesTests/Evdev/mkmock.py (or on a host whose `long`
 # is not 8 bytes): python3 Tests/DevicesTests/Evdev/mkmock.py
 set -euo pipefail
@@ -19,6 +21,7 @@ EV=Tests/DevicesTests/Evdev
 die() { printf '[evdev-tests] ERROR: %s\n' "$*" >&2; exit 1; }
 command -v umockdev-run >/dev/null || die "umockdev-run missing (apt-get install umockdev)"
 
+read -r -a swiftpm_flags <<< "${CW_SWIFTPM_FLAGS:-}"
 runs=("$@")
 [ ${#runs[@]} -gt 0 ] || runs=(rotary buttons touchpad debugger hotplug calibrate-rotary calibrate-touchpad live-profile wheel-menu)
 
@@ -32,7 +35,7 @@ if ! grep -q "; ${long_bytes}-byte longs" "$EV/rotary.ioctl"; then
   echo "[evdev-tests] ${long_bytes}-byte longs here: using fixtures regenerated in $gen" >&2
 fi
 
-swift build --build-tests
+swift build --build-tests "${swiftpm_flags[@]}"
 
 # run name -> the fake devices it replays (space separated), the suffix of their traces' names, and
 # the suite whose tests check it. A trace is replayed once per umockdev-run, so two readers of one
@@ -57,9 +60,9 @@ for run in "${runs[@]}"; do
     nodes+=("$d on $node")
   done
   echo "[evdev-tests] $run: ${nodes[*]}" >&2
-  if ! CW_TEST_EVDEV_DIR=/dev/input CW_TEST_EVDEV_DEVICES="$run" timeout -k 15 180 \
+  if ! CW_TEST_EVDEV_DIR=/dev/input CW_TEST_EVDEV_DEVICES="$run" timeout -k 15 "${CW_EVDEV_TIMEOUT:-180}" \
        umockdev-run "${mock[@]}" -- \
-       swift test --skip-build --filter "DevicesTests.${suite[$run]}"; then
+       swift test --skip-build "${swiftpm_flags[@]}" --filter "DevicesTests.${suite[$run]}"; then
     echo "[evdev-tests] $run: FAILED" >&2; rc=1
   fi
 done

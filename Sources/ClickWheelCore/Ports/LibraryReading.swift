@@ -2,8 +2,10 @@
 ///
 /// Implemented by `Library.LibraryStore` (SQLite through GRDB) and, for tests, by an in-memory twin.
 /// Every list is ordered the way the iPod shows it (sort keys: case- and diacritic-insensitive,
-/// leading articles ignored, numbers compared as numbers). Calls are synchronous and cheap: any page
-/// of 20 rows of any list costs at most about a millisecond on a 100,000-track library.
+/// leading articles ignored, numbers compared as numbers). Calls are synchronous and cheap: a page is
+/// found through an index, never by a pass over the whole list (Search, which matches inside names,
+/// is the one that scans), so the engine may read one on any wheel step (the budget and the figures:
+/// contrib/bench/README.md, menu queries).
 ///
 /// Thread rules: implementations are safe to call from any thread.
 public protocol LibraryReading: Sendable {

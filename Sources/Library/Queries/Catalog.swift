@@ -160,10 +160,10 @@ public struct Catalog: Sendable {
         """
 
     /// The songs `sql` (selecting `columns`) gives, each read from the statement's current row in place
-    /// (text as GRDB reads it, with `String(cString:)`; a NULL as nil), one row at a time: GRDB's row
-    /// decoding took most of a whole library's read, and a whole array of rows first doubled its peak
-    /// memory (which the allocator keeps). `cached`: the statement is kept for the next call (not for
-    /// SQL that changes with its arguments' count).
+    /// (text as GRDB reads it, with `String(cString:)`; a NULL as nil), one row at a time: decoding
+    /// through GRDB's `Row` would cost more than the rest of the read, and an array of all rows first
+    /// would raise the peak memory, which the allocator keeps. `cached`: the statement is kept for the
+    /// next call (not for SQL that changes with its arguments' count).
     static func records(
         _ db: Database, sql: String, arguments: StatementArguments, _ values: [Int64: [String: [String]]], cached: Bool = true
     ) throws -> [SongRecord] {

@@ -5,8 +5,9 @@ import GRDB
 /// (`SortKey.fold`: case and accents ignored), through the SQL function `cw_fold` that every
 /// connection registers.
 ///
-/// Search scans names (an index cannot serve "contains"); on 100,000 songs a page costs a few
-/// milliseconds, which a person typing on a wheel does not notice.
+/// Search scans names: an index cannot serve "contains". That is the one list whose page costs a pass
+/// over the names rather than index probes; a person typing on a wheel does not notice it (the figure:
+/// contrib/bench/README.md, menu queries).
 struct SearchQuery {
     struct Segment {
         var kind: BrowseRow.Kind

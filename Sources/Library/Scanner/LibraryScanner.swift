@@ -107,21 +107,30 @@ public final class LibraryScanner {
     }
 
     /// Reads `batch` on up to `readers.count` threads; results in batch order.
+    ///
+    /// The workers take file indices from one atomic counter, so each index goes to exactly one worker,
+    /// which writes that index's slot and no other: the slots need no lock, and `concurrentPerform`
+    /// returning orders every write before the results are read.
     private func read(_ batch: [DirectoryWalker.Entry], readers: [TrackReader]) -> [TrackReader.Outcome] {
-        let box = ReadBox(count: batch.count)
+        let next = Atomic<Int>(0)
+        let slots = UnsafeMutableBufferPointer<TrackReader.Outcome?>.allocate(capacity: batch.count)
+        slots.initialize(repeating: nil)
+        defer {
+            slots.deinitialize()
+            slots.deallocate()
+        }
         let rootBytes = Array(root.utf8)
-        let unsafeReaders = UnsafeSendable(readers)
+        let shared = UnsafeSendable((readers: readers, slots: slots))
         DispatchQueue.concurrentPerform(iterations: min(readers.count, batch.count)) { worker in
-            let reader = unsafeReaders.value[worker]
+            let reader = shared.value.readers[worker]
             while true {
-                let i = box.next.add(1, ordering: .relaxed).oldValue
+                let i = next.add(1, ordering: .relaxed).oldValue
                 guard i < batch.count else { return }
-                let outcome = reader.read(path: rootBytes + [0x2F] + batch[i].relative + [0],
-                                          relativePath: TrackPath(raw: batch[i].relative).display)
-                box.results.withLock { $0[i] = outcome }
+                shared.value.slots[i] = reader.read(path: rootBytes + [0x2F] + batch[i].relative + [0],
+                                                    relativePath: TrackPath(raw: batch[i].relative).display)
             }
         }
-        return box.results.withLock { $0.map { $0! } }
+        return slots.map { $0! }
     }
 
     private func store(
@@ -169,14 +178,8 @@ public final class LibraryScanner {
     }
 }
 
-/// Results shared by the reading threads.
-private final class ReadBox: Sendable {
-    let next = Atomic<Int>(0)
-    let results: Mutex<[TrackReader.Outcome?]>
-    init(count: Int) { results = Mutex(Array(repeating: nil, count: count)) }
-}
-
-/// Hands non-Sendable per-thread objects to `concurrentPerform`: each worker index uses its own element.
+/// Hands what the reading threads share to `concurrentPerform`: each worker uses its own reader and
+/// writes only the result slots whose indices it took.
 private struct UnsafeSendable<T>: @unchecked Sendable {
     let value: T
     init(_ value: T) { self.value = value }

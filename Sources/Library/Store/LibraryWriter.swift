@@ -3,8 +3,8 @@ import Foundation
 import GRDB
 
 /// Writes scanned tracks into the database: tracks, their artist/album/genre/composer rows, multi-value
-/// lists and podcast episodes. Keeps name → id caches so a scan does not look the same artist up
-/// 10,000 times.
+/// lists and podcast episodes. Keeps name → id caches so a scan looks each artist, album and genre up
+/// once, not once per track.
 ///
 /// Thread rules: used by the scanner's writing thread only, inside its transactions.
 struct LibraryWriter {
