@@ -74,7 +74,7 @@ public final class ControlServer: Sendable {
             .serverChannelOption(.backlog, value: 64)
             .childChannelOption(.writeBufferWaterMark, value: .init(low: limits.maxOutputBytes / 2, high: limits.maxOutputBytes))
             .childChannelInitializer { [self] channel in
-                let handler = MPDConnectionHandler(server: self)
+                let handler = MPDConnectionHandler(server: self, eventLoop: channel.eventLoop)
                 let admitted = connections.withLock { c -> Bool in
                     guard c.count < limits.maxConnections else { return false }
                     c[ObjectIdentifier(handler)] = handler

@@ -8,11 +8,16 @@ import NIOCore
 /// that stop reading while owed more than the output limit.
 ///
 /// Thread rules: NIO calls it on its event loop; `notify` and `closeFromServer` hop there.
+/// `@unchecked Sendable`: every mutable field is touched on `eventLoop` only (asserted where NIO does not
+/// already guarantee it); other threads reach the handler only through `eventLoop.execute`.
 final class MPDConnectionHandler: ChannelInboundHandler, @unchecked Sendable {
     typealias InboundIn = ByteBuffer
     typealias OutboundOut = ByteBuffer
 
     private unowned let server: ControlServer
+    /// The channel's event loop, known from the start so that other threads can hop there without
+    /// reading `context`, which the loop sets and clears.
+    private let eventLoop: any EventLoop
     private var session = MPDSessionStateMachine()
     private lazy var client = server.backend.newClient()
     private var context: ChannelHandlerContext?
@@ -30,8 +35,9 @@ final class MPDConnectionHandler: ChannelInboundHandler, @unchecked Sendable {
     /// batches (a shared concurrent queue ran only as many at once as the machine has cores).
     private let commands = DispatchQueue(label: "clickwheel.mpd.client")
 
-    init(server: ControlServer) {
+    init(server: ControlServer, eventLoop: any EventLoop) {
         self.server = server
+        self.eventLoop = eventLoop
     }
 
     func channelActive(context: ChannelHandlerContext) {
@@ -68,16 +74,15 @@ final class MPDConnectionHandler: ChannelInboundHandler, @unchecked Sendable {
 
     /// Engine changes: pending for this client, answered at once if it idles.
     func notify(_ subsystems: MPDIdleSubsystems) {
-        guard let loop = context?.eventLoop else { return }
-        loop.execute { [self] in
+        eventLoop.execute { [self] in
+            guard context != nil else { return }
             session.notify(subsystems)
             drive()
         }
     }
 
     func closeFromServer() {
-        guard let loop = context?.eventLoop else { return }
-        loop.execute { [self] in self.context?.close(promise: nil) }
+        eventLoop.execute { [self] in self.context?.close(promise: nil) }
     }
 
     /// Carries out the session's actions until it waits.

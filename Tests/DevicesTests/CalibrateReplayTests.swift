@@ -9,8 +9,9 @@ import Testing
 /// (`calibrate-rotary`, `calibrate-touchpad`); skipped elsewhere.
 @Suite struct CalibrateReplayTests {
     static var binary: String {
-        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent(".build/debug/clickwheel").path
+        BuiltProducts.path(
+            "clickwheel",
+            root: URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent())
     }
 
     static let config = ConfigFixtures.commented

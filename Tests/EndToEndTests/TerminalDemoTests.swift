@@ -8,14 +8,7 @@ import Testing
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent()
 
-    static var binary: String {
-        let dir = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-        for candidate in [dir, dir.deletingLastPathComponent()] {
-            let path = candidate.appendingPathComponent("clickwheel").path
-            if FileManager.default.isExecutableFile(atPath: path) { return path }
-        }
-        return root.appendingPathComponent(".build/debug/clickwheel").path
-    }
+    static var binary: String { BuiltProducts.path("clickwheel", root: root) }
 
     /// A tmux session running one command on a tmux server of its own (`-L`), so it neither meets
     /// the user's sessions nor leaves a server behind; killed when the value is dropped.

@@ -22,8 +22,9 @@
 # futex inside the uninstrumented Swift library (`_lockSlow`, `_unlockSlow`), which TSan cannot see, so
 # two accesses under one Mutex are reported as a race when the lock was contended (four threads adding
 # under one Mutex give the right sum and four reports). The summary marks a report whose two accesses
-# both sit on a `withLock` line; LibraryScanner.read was one, and now needs no lock. The tests that run `.build/debug/clickwheel` by path (CalibrateReplayTests, WheelMenuReplayTests)
-# fail when it is not built and otherwise run the uninstrumented binary.
+# both sit on a `withLock` line; LibraryScanner.read was one, and now needs no lock.
+# The tests that run `clickwheel` find the one built beside the test bundle (`BuiltProducts`): the
+# sanitized one here.
 #
 # Time on the project's 2-core VM (shared with other builds): the first build about 10 minutes (an
 # incremental one a few), the suites about 6 minutes.
