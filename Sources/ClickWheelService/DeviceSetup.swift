@@ -65,6 +65,7 @@ extension DeviceSetup {
 /// Saving never fails as far as the wheel goes: without a file, or when it cannot be written, the
 /// profile still applies until the service restarts; the outcome says which (the screen tells the
 /// user) and one log line says why. Thread rules: called on the engine loop's queue.
+/// `@unchecked Sendable`: it is used on the engine loop's queue only; it is Sendable to be a field of the loop.
 final class WheelCalibrationLink: @unchecked Sendable {
     private let evdev: EvdevInput?
     /// The configuration file the service read; nil when it runs without one.

@@ -12,6 +12,7 @@ public import Foundation
 /// hands later callers the same result, and `kill` after that is a no-op. (Copies of a value would
 /// each close the pipes: a second close hits a descriptor number another thread may have reused
 /// meanwhile, such as SwiftNIO's epoll loop, which then dies of EBADF.)
+/// `@unchecked Sendable`: its result is guarded by `lock`, and reading, closing and reaping are serialised by `waiting`.
 public final class ChildProcess: @unchecked Sendable {
     public struct Result: Sendable {
         public var status: Int32

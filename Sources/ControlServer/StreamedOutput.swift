@@ -11,6 +11,7 @@ import NIOCore
 ///
 /// Thread rules: `send` on the thread running the batch (it blocks); the rest on the connection's
 /// event loop.
+/// `@unchecked Sendable`: its mutable fields are guarded by `condition`.
 final class StreamedOutput: @unchecked Sendable {
     private let condition = NSCondition()
     /// Bytes handed to the channel and not yet written to the socket (guarded by `condition`).

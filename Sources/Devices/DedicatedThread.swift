@@ -14,6 +14,7 @@ extension NamedThread {
 }
 
 /// A pipe whose read end wakes a `poll` loop: `signal()` from any thread, the loop polls `readFD`.
+/// `@unchecked Sendable`: its descriptors never change, and `write(2)` may come from any thread.
 final class WakePipe: @unchecked Sendable {
     let readFD: Int32
     private let writeFD: Int32

@@ -13,6 +13,7 @@ import Synchronization
 /// that fails with ENODEV is closed and opened again when it comes back — one log line each way.
 /// Thread rules: `start`/`stop` from the UI loop; the sink and `observer` run on reader threads
 /// (one per device, so calls for different devices may overlap).
+/// `@unchecked Sendable`: the readers and profiles are in the `state` Mutex; `watcher` changes only in `start` and `stop`, on the owner's thread.
 public final class EvdevInput: InputSource, @unchecked Sendable {
     /// Which devices to read and how.
     public struct Configuration: Sendable {

@@ -10,6 +10,7 @@ import NamedThreads
 /// `WheelDecoder` and calls the sink with each wheel step and button edge. When the device goes away
 /// (ENODEV) the thread closes it and reports through `onGone`, then ends. `start`/`stop` come from
 /// the thread that owns `EvdevInput`'s table; the sink, `observer` and `onGone` run on the reader thread.
+/// `@unchecked Sendable`: the device and decoder belong to the reader thread while it runs; `start` and `stop` touch them only before it starts and after it is joined.
 final class EvdevReader: @unchecked Sendable {
     let path: String
     let name: String

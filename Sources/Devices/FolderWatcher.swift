@@ -14,6 +14,7 @@ import NamedThreads
 ///
 /// Thread rules: `start` and `stop` from the owner's thread; `onChange` runs on the watcher's
 /// dedicated thread (hand work off; it must not block for long).
+/// `@unchecked Sendable`: the watch table and descriptor are set up by `start` before the watcher thread exists and used by that thread alone until `stop` joins it.
 public final class FolderWatcher: @unchecked Sendable {
     /// How the folder is being followed.
     public enum Mode: Equatable, Sendable {

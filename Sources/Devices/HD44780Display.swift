@@ -14,6 +14,7 @@ import Synchronization
 /// logged once, reported by the next `show`, and healed by re-initialising on the next attempt (the
 /// writer retries every second). Thread rules: `show`, `setBacklight`, `flush` and `close` from the
 /// UI loop; the writer thread owns the bus.
+/// `@unchecked Sendable`: frames reach the writer thread through the `mailbox` Mutex; the bus belongs to the writer thread.
 public final class HD44780Display: TextDisplay, @unchecked Sendable {
     public let geometry: DisplayGeometry
     public let charset: TextCharset

@@ -6,6 +6,7 @@ import NamedThreads
 /// `inotify_init1` + `inotify_add_watch` for IN_CREATE, IN_ATTRIB (udev set the group or mode) and
 /// IN_MOVED_TO; a dedicated thread polls it and calls `onChange` with each entry's name. `start`
 /// and `stop` from the owner's thread; `onChange` runs on the watcher thread.
+/// `@unchecked Sendable`: `thread` changes only on the owner's thread; the watcher thread reads `fd` and `wake`, which never change.
 final class InputDirectoryWatcher: @unchecked Sendable {
     let directory: String
     private let fd: Int32

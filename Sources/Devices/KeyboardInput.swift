@@ -8,6 +8,7 @@ import Glibc
 /// as for hardware buttons.
 ///
 /// Thread rules: `start`/`stop` from the UI loop; the sink and `onQuit` run on the reader thread.
+/// `@unchecked Sendable`: the wake pipe and thread handle change only in `start` and `stop`, on the owner's thread, with the reader joined between them; the reader thread uses its own `Reader`.
 public final class KeyboardInput: InputSource, @unchecked Sendable {
     private let fd: Int32
     private let holdMS: Int64
@@ -61,6 +62,7 @@ public final class KeyboardInput: InputSource, @unchecked Sendable {
 }
 
 /// The reader thread's loop: poll standard input and the wake pipe, decode, deliver.
+/// `@unchecked Sendable`: handed to the reader thread at start and used by it alone.
 private final class Reader: @unchecked Sendable {
     let fd: Int32
     let wake: Int32

@@ -4,6 +4,7 @@ import Foundation
 ///
 /// Thread rules: `post` and `wake` from any thread (the engine, libpulse's loop thread); `wait` only on the
 /// audio thread. A wake that comes before `wait` is not lost: `wait` then returns at once.
+/// `@unchecked Sendable`: every mutable field is guarded by `condition`.
 final class Mailbox: @unchecked Sendable {
     private let condition = NSCondition()
     private var commands: [(ticket: UInt64, command: PlayerCommand)] = []

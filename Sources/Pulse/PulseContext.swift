@@ -7,6 +7,7 @@ import Synchronization
 /// Thread rules: every method takes the loop lock itself and must not be called on the loop thread, except
 /// where noted. `onEvent` runs on the loop thread with the lock held: it must only record and wake, never
 /// block. A context that reached `.failed` or `.terminated` is dead for good: make a new one to reconnect.
+/// `@unchecked Sendable`: libpulse's context and the recorded state are touched only under the threaded mainloop's lock.
 public final class PulseContext: @unchecked Sendable {
     /// Where the connection stands (`pa_context_state_t`, collapsed).
     public enum State: Sendable, Equatable {

@@ -8,6 +8,7 @@ import CPulse
 /// libpulse's lock is recursive, but `wait` releases one level only: never wait with the lock taken twice,
 /// so the wrapper methods that wait (connect, cork, flush, upload) must not be called under `withLock`.
 /// Release the last reference outside the lock and off the loop thread (`pa_threaded_mainloop_stop`).
+/// `@unchecked Sendable`: it holds only the loop pointer, and libpulse's threaded mainloop is made to be shared under its own lock.
 public final class PulseMainloop: @unchecked Sendable {
     let loop: OpaquePointer
 

@@ -9,6 +9,7 @@ import Synchronization
 /// only. Release the stream before its context. Callbacks reach the stream without retaining it
 /// (`_withUnsafeGuaranteedRef`): a retain there could make the loop thread run `deinit`, which takes the
 /// lock and trips libpulse's assertion (as when the sink goes away under PipeWire).
+/// `@unchecked Sendable`: libpulse's stream and the recorded state are touched only under the threaded mainloop's lock.
 public final class PulseStream: @unchecked Sendable {
     /// Where the stream stands (`pa_stream_state_t`, collapsed).
     public enum State: Sendable, Equatable {

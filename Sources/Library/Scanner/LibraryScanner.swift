@@ -185,4 +185,5 @@ private struct UnsafeSendable<T>: @unchecked Sendable {
     init(_ value: T) { self.value = value }
 }
 
+/// `@unchecked Sendable`: an outcome is made on one reading thread and handed over once, in its result slot.
 extension TrackReader.Outcome: @unchecked Sendable {}
