@@ -4,9 +4,13 @@
 # audio tests against a private PulseAudio server and against PipeWire's pulse server (each with a null
 # sink, captured audio), then the rest of the suite with `swift test` (SQLite files, mpc and python-mpd2
 # against the control socket, the real clickwheel binary in tmux).
-# Usage: contrib/test.sh [extra swift test arguments]
+# Usage: contrib/test.sh [--tsan] [extra swift test arguments]
+#   --tsan   then run the threaded suites again under Thread Sanitizer (contrib/ci/tsan.sh: its own
+#            build in .build-tsan, about 15 minutes more; CI leaves it out to stay within its budget)
 set -euo pipefail
 cd "$(dirname "$0")/.."
+tsan=0
+if [ "${1:-}" = --tsan ]; then tsan=1; shift; fi
 WITH_PIPEWIRE=1 bash contrib/ci/install-deps.sh
 bash contrib/ci/check-architecture.sh
 swift build --build-tests
@@ -42,3 +46,5 @@ unset PULSE_SERVER CW_PULSE_SINK CW_PULSE_MONITOR CW_PULSE_DIR CW_PULSE_KIND
 
 # Everything else.
 swift test --skip-build --skip PlaybackTests "$@"
+
+if [ "$tsan" = 1 ]; then bash contrib/ci/tsan.sh; fi
