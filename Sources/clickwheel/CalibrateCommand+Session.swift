@@ -97,15 +97,20 @@ enum InputDevicesNames {
 }
 
 /// Raw events from the reader threads, taken by the command's thread.
-final class EventQueue: Sendable {
-    private let items = Mutex<[(String, RawInputEvent)]>([])
+///
+/// An `NSLock` rather than a `Mutex`: Thread Sanitizer sees through a pthread mutex, while a contended
+/// `Mutex` hands over inside the uninstrumented Swift library and is reported as a race.
+/// `@unchecked Sendable`: `items` is touched under `lock` only.
+final class EventQueue: @unchecked Sendable {
+    private let lock = NSLock()
+    private var items: [(String, RawInputEvent)] = []
 
-    func push(_ path: String, _ event: RawInputEvent) { items.withLock { $0.append((path, event)) } }
+    func push(_ path: String, _ event: RawInputEvent) { lock.withLock { items.append((path, event)) } }
 
     func drain() -> [(String, RawInputEvent)] {
-        items.withLock { q in
-            defer { q = [] }
-            return q
+        lock.withLock {
+            defer { items = [] }
+            return items
         }
     }
 }

@@ -7,7 +7,8 @@
 #   playback  PlaybackTests on the null output (the audio thread; RealServerTests need PULSE_SERVER and
 #             are skipped: PULSE_SERVER and CW_PULSE_* are removed from the environment)
 #   service   EndToEndTests' service tests: the TSan-built `clickwheel` binary run as a child (control
-#             socket, lifecycle and signals, resume, hostile numbers, the demo library, the terminal in tmux)
+#             socket, lifecycle and signals, resume, hostile numbers, play order and command races, the
+#             demo library, the terminal in tmux)
 #   devices   DevicesTests that need no device (folder watcher, keyboard, terminal, HD44780 writer thread)
 #   evdev     DevicesTests' evdev readers under umockdev (contrib/ci/evdev-tests.sh with the TSan build)
 #
@@ -72,8 +73,9 @@ for s in "${suites[@]}"; do
     control)  run_suite control swift test --skip-build "${flags[@]}" --filter ControlServerTests;;
     playback) run_suite playback env -u PULSE_SERVER -u CW_PULSE_SINK -u CW_PULSE_MONITOR -u CW_PULSE_DIR \
                 -u CW_PULSE_KIND swift test --skip-build "${flags[@]}" --filter PlaybackTests --skip RealServerTests;;
-    service)  run_suite service swift test --skip-build "${flags[@]}" --filter \
-                'EndToEndTests\.(ControlSocketServiceTests|ServiceLifecycleTests|ResumeEndToEndTests|HostileNumbersTests|DemoLibraryTests|TerminalDemoTests)';;
+    # PlayOrderTests races play against pause, stop, next and seekcur 100 times each (1,000 in CI).
+    service)  run_suite service env CW_RACE_ROUNDS=100 swift test --skip-build "${flags[@]}" --filter \
+                'EndToEndTests\.(ControlSocketServiceTests|ServiceLifecycleTests|ResumeEndToEndTests|HostileNumbersTests|PlayOrderTests|DemoLibraryTests|TerminalDemoTests)';;
     devices)  run_suite devices env -u CW_TEST_EVDEV_DIR -u CW_TEST_EVDEV_DEVICES swift test --skip-build "${flags[@]}" \
                 --filter DevicesTests --skip 'LCDprocDisplayTests';;
     evdev)    run_suite evdev env CW_SWIFTPM_FLAGS="${flags[*]}" CW_EVDEV_TIMEOUT=600 bash contrib/ci/evdev-tests.sh;;
