@@ -23,7 +23,7 @@ public final class PlaybackShell: PlaybackPort {
     private var current: (token: Int, index: Int)?
     private var queuedNext: (token: Int, index: Int, track: TrackID)?
     /// The ticket of the last command that set what the player does (play, pause, resume, seek, stop):
-    /// a report made before the player carried it out is stale (see `handle`).
+    /// a report made before the player carried it out is stale (see `translate`).
     private var lastStateTicket: UInt64 = 0
 
     public init(player: AudioPlayer, library: any LibraryReading, musicFolder: String, logger: Logger) {

@@ -22,6 +22,13 @@ public struct MPDRange: Sendable, Hashable {
         guard start <= count else { return nil }
         return start..<min(end ?? count, count)
     }
+
+    /// The range clamped to a list of `count` elements, empty when it lies beyond it (the windows of
+    /// `find`/`search` and `plchanges`, which MPD answers with nothing rather than `Bad song index`).
+    public func clampedOrEmpty(toCount count: Int) -> Range<Int> {
+        let lower = min(start, count)
+        return lower..<max(lower, min(end ?? count, count))
+    }
 }
 
 /// Range parsing with MPD's exact error messages.

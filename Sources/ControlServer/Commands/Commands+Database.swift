@@ -258,8 +258,7 @@ extension ControlCommands {
         if request.sortDescending { songs.reverse() }
         if let window = request.window {
             // A window past the matches is an empty answer, as in MPD (no `Bad song index`).
-            let start = min(window.start, songs.count)
-            songs = Array(songs[start..<max(start, min(window.end ?? songs.count, songs.count))])
+            songs = Array(songs[window.clampedOrEmpty(toCount: songs.count)])
         }
         return (songs, request.position)
     }

@@ -165,9 +165,7 @@ extension ControlCommands {
         var window = queue.indices
         if req.arguments.count > 1 {
             // Unlike the listings, a window past the queue is no error here: nothing changed in it.
-            let r = try req.arguments[1].range()
-            let start = min(r.start, queue.count)
-            window = start..<max(start, min(r.end ?? queue.count, queue.count))
+            window = try req.arguments[1].range().clampedOrEmpty(toCount: queue.count)
         }
         return queue.changes(since: version).map(\.position).filter { window.contains($0) }
     }
