@@ -179,8 +179,9 @@ public final class EngineLoop: @unchecked Sendable {
             case .persist(let settings):
                 playback.setSoundCheck(settings.soundCheck)
                 store("cannot save settings") { try stores.settings?.save(settings) }
-            case .rate(let track, let stars):
-                store("cannot store rating") { try stores.settings?.rate(track, stars: stars) }
+            case .rate(let track, let rating):
+                store("cannot store rating") { try stores.playState?.rate(track, rating: rating) }
+                listeningChanged()
             case .backlight(let on):
                 try? display?.setBacklight(on)
             case .rescanLibrary:
@@ -193,8 +194,10 @@ public final class EngineLoop: @unchecked Sendable {
                 store("cannot save the resume checkpoint") { try stores.resume?.save(state) }
             case .played(let track):
                 store("cannot count a play") { try stores.playState?.played(track) }
+                listeningChanged()
             case .skipped(let track):
                 store("cannot count a skip") { try stores.playState?.skipped(track) }
+                listeningChanged()
             case .bookmark(let track, let ms):
                 store("cannot store a bookmark") { try stores.playState?.bookmark(track, ms: ms) }
             case .episodeFinished(let track):
@@ -242,6 +245,15 @@ public final class EngineLoop: @unchecked Sendable {
         let lines = engine.frame?.lines ?? engine.currentFrame().lines
         let p = engine.position()
         return ScreenSnapshot(rows: lines, title: p.title, cursor: p.cursor, count: p.count, depth: p.depth)
+    }
+
+    /// A play, skip or rating was stored: the smart playlists on screen are read again (after this
+    /// batch), and MPD clients hear that stickers (`playCount`, `rating`, …) and the smart stored
+    /// playlists changed.
+    private func listeningChanged() {
+        guard stores.playState != nil else { return }
+        post(.libraryChanged(at: MonotonicClock.now()))
+        listener?([.sticker, .storedPlaylist])
     }
 
     /// A write to the library database; a failure is one log line and the service goes on.

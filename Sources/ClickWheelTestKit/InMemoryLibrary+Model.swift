@@ -70,7 +70,7 @@ extension InMemoryLibrary {
             case .songs: return sorted(songs.map(songRow))
             case .genres: return unique(songs, kind: .genre, name: \.genre, ids: genreIDs)
             case .composers: return unique(songs, kind: .composer, name: \.composer, ids: composerIDs)
-            case .recentlyAdded: return songs.reversed().prefix(25).map(songRow)
+            case .smart: return songs.reversed().prefix(SmartPlaylist.recentlyAddedLimit).map(songRow)
             case .podcastShows:
                 let shows = unique(
                     tracks.filter(\.track.isPodcast), kind: .podcastShow, name: \.album, ids: albumIDs,

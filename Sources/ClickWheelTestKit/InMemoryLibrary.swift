@@ -13,6 +13,10 @@ public final class InMemoryLibrary: LibraryReading {
         var tracks: [FixtureTrack] = []
         var playlists: [(name: String, tracks: [TrackID])] = []
         var ratings: [TrackID: Int] = [:]
+        /// Play counts and the order of the last plays (a counter standing for the time).
+        var plays: [TrackID: Int] = [:]
+        var lastPlayed: [TrackID: Int] = [:]
+        var playClock = 0
         var bookmarks: [TrackID: Bookmark] = [:]
         var memo: [BrowseList: [BrowseRow]] = [:]
         var model: Model?
@@ -41,9 +45,18 @@ public final class InMemoryLibrary: LibraryReading {
         }
     }
 
-    /// Stores a rating (what the shell does with `Effect.rate`).
-    public func rate(_ id: TrackID, stars: Int) {
-        state.withLock { $0.ratings[id] = stars }
+    /// Stores a rating, 0…10 (what the shell does with `Effect.rate`).
+    public func rate(_ id: TrackID, rating: Int) {
+        state.withLock { $0.ratings[id] = rating }
+    }
+
+    /// Counts a play (what the shell does with `Effect.played`).
+    public func played(_ id: TrackID) {
+        state.withLock {
+            $0.plays[id, default: 0] += 1
+            $0.playClock += 1
+            $0.lastPlayed[id] = $0.playClock
+        }
     }
 
     /// Stores (nil: forgets) a podcast's place (what the shell does with `Effect.bookmark`).
@@ -103,6 +116,29 @@ public final class InMemoryLibrary: LibraryReading {
         }
     }
 
+    /// The smart playlists from the plays and ratings kept here (never memoised: they change with them).
+    private static func smartRows(_ smart: SmartPlaylist, in s: inout State) -> [BrowseRow] {
+        let songs = rows(of: .songs, in: &s)
+        let (plays, last, ratings) = (s.plays, s.lastPlayed, s.ratings)
+        switch smart {
+        case .mostPlayed:
+            return Array(songs.filter { plays[$0.id, default: 0] > 0 }.sorted {
+                (plays[$0.id]!, last[$0.id] ?? 0, -$0.id) > (plays[$1.id]!, last[$1.id] ?? 0, -$1.id)
+            }.prefix(SmartPlaylist.shortLength))
+        case .recentlyPlayed:
+            return Array(songs.filter { last[$0.id] != nil }.sorted { last[$0.id]! > last[$1.id]! }
+                .prefix(SmartPlaylist.shortLength))
+        case .topRated:
+            return songs.filter { ratings[$0.id, default: 0] >= Rating.topRatedMinimum }.sorted {
+                (ratings[$0.id]!, plays[$0.id, default: 0], -$0.id) > (ratings[$1.id]!, plays[$1.id, default: 0], -$1.id)
+            }.map { var row = $0; row.rating = ratings[$0.id]!; return row }
+        case .neverPlayed:
+            return songs.filter { plays[$0.id, default: 0] == 0 }
+        case .recentlyAdded:
+            return rows(of: .smart(.recentlyAdded), in: &s)
+        }
+    }
+
     private static func model(_ s: inout State) -> Model {
         if let m = s.model { return m }
         let m = Model(s.tracks)
@@ -111,6 +147,7 @@ public final class InMemoryLibrary: LibraryReading {
     }
 
     private static func rows(of list: BrowseList, in s: inout State) -> [BrowseRow] {
+        if case .smart(let smart) = list, smart != .recentlyAdded { return smartRows(smart, in: &s) }
         if let rows = s.memo[list] { return rows }
         let rows = model(&s).rows(of: list, playlists: s.playlists)
         s.memo[list] = rows

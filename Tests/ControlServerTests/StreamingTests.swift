@@ -1,4 +1,5 @@
 @testable import ControlServer
+import ClickWheelCore
 import ClickWheelTestKit
 import Foundation
 import GRDB
@@ -43,6 +44,21 @@ import Testing
             }
         }
         return out + "OK\n"
+    }
+
+    /// `answer` without the smart playlists the root's `lsinfo` lists (stamped with the time of the
+    /// answer; PlaylistTests check them), so folder listings compare with the reference.
+    static func withoutSmartPlaylists(_ answer: String) -> String {
+        var lines = answer.split(separator: "\n", omittingEmptySubsequences: false)
+        var i = 0
+        while i < lines.count {
+            if lines[i].hasPrefix("playlist: "), SmartPlaylist.named(String(lines[i].dropFirst(10))) != nil {
+                lines.removeSubrange(i..<min(i + 2, lines.count))
+            } else {
+                i += 1
+            }
+        }
+        return lines.joined(separator: "\n")
     }
 
     static func stamp(_ t: Int64) -> String {
@@ -95,7 +111,7 @@ import Testing
             #expect(info == (try Self.reference("listallinfo", uri: uri, tags: all)), "listallinfo \(uri)")
             #expect(info.count > 3)
             #expect(c.roundTrip("listall" + arg) == (try Self.reference("listall", uri: uri, tags: all)), "listall \(uri)")
-            #expect(c.roundTrip("lsinfo" + arg) == (try Self.reference("lsinfo", uri: uri, tags: all)), "lsinfo \(uri)")
+            #expect(Self.withoutSmartPlaylists(c.roundTrip("lsinfo" + arg)) == (try Self.reference("lsinfo", uri: uri, tags: all)), "lsinfo \(uri)")
         }
         // The root listing is long: a whole library, with every directory before its contents.
         #expect(c.roundTrip("listallinfo").components(separatedBy: "\nfile: ").count - 1 == 34)
@@ -169,7 +185,7 @@ import Testing
             for command in ["listallinfo", "listall", "lsinfo"] where command == "lsinfo" || !uri.hasSuffix(".mp3") {
                 let line = uri.isEmpty ? command : "\(command) \"\(uri)\""
                 let result = commands.execute(MPDCommandBatch(mode: .single, lines: [Array(line.utf8)]), client: &client)
-                #expect(String(decoding: result.output, as: UTF8.self) == (try Self.reference(command, uri: uri, tags: all, pool: pool)), "\(line)")
+                #expect(Self.withoutSmartPlaylists(String(decoding: result.output, as: UTF8.self)) == (try Self.reference(command, uri: uri, tags: all, pool: pool)), "\(line)")
             }
         }
         let root = commands.execute(MPDCommandBatch(mode: .single, lines: [Array("listallinfo".utf8)]), client: &client)

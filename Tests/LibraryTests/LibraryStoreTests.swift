@@ -90,7 +90,7 @@ import Testing
     }
 
     @Test func recentlyAddedAndStatistics() throws {
-        #expect(try store.count(of: .recentlyAdded) == min(100, try store.count(of: .songs)))
+        #expect(try store.count(of: .smart(.recentlyAdded)) == min(100, try store.count(of: .songs)))
         let stats = try store.statistics()
         #expect(stats.songs == (try store.count(of: .songs)))
         #expect(stats.podcastEpisodes == 4)

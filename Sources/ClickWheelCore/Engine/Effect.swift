@@ -9,7 +9,7 @@ public enum Effect: Hashable, Sendable {
     /// Store these settings.
     case persist(Settings)
     /// Store a track's rating, 0…5.
-    case rate(TrackID, stars: Int)
+    case rate(TrackID, rating: Int)
     /// Start a library rescan.
     case rescanLibrary
     /// Switch the display's backlight.

@@ -7,6 +7,8 @@ extension Engine {
             return MenuCatalog.items(of: id, settings: settings, hasCurrent: player.hasCurrent)
         case .context(let target):
             return MenuCatalog.contextItems(for: target)
+        case .rating(let target):
+            return MenuCatalog.ratingItems(for: target)
         case .list, .nowPlaying, .search:
             return nil
         }
@@ -16,7 +18,7 @@ extension Engine {
     mutating func lineCount(of destination: Destination) -> Int {
         switch destination {
         case .menu(.about): return aboutLines().count
-        case .menu, .context: return fixedItems(of: destination)?.count ?? 0
+        case .menu, .context, .rating: return fixedItems(of: destination)?.count ?? 0
         case .list(let screen): return screen.header.count + count(of: screen.source)
         case .nowPlaying: return 0
         case .search(let state): return 1 + searchResultCount(state)
@@ -59,7 +61,7 @@ extension Engine {
             let lines = aboutLines()
             guard lines.indices.contains(index) else { return nil }
             return ListLine(lines[index].0, trailing: lines[index].1)
-        case .menu, .context:
+        case .menu, .context, .rating:
             guard let items = fixedItems(of: destination), items.indices.contains(index) else { return nil }
             return line(of: items[index])
         case .list(let screen):
@@ -81,12 +83,17 @@ extension Engine {
             return ListLine(item.title, trailing: key.choices[key.choiceIndex(in: settings)])
         }
         if item.action == .open(.menu(.sleepTimer)) { return ListLine(item.title, trailing: sleepLabel()) }
+        if case .rate(_, let rating) = item.action, rating > 0 { return ListLine(item.title, stars: rating) }
         return ListLine(item.title, submenu: item.opensSubmenu)
     }
 
     private func line(of row: BrowseRow, in source: ListSource) -> ListLine {
         switch row.kind {
         case .song:
+            // My Top Rated shows the stars where the display has room for them beside the title.
+            if source == .library(.smart(.topRated)), configuration.geometry.columns >= 20 {
+                return ListLine(row.title, stars: row.rating)
+            }
             return ListLine(row.title)
         case .episode:
             let mark: Glyph? = row.partlyPlayed ? .partlyPlayed : (row.unplayed > 0 ? .unplayed : nil)

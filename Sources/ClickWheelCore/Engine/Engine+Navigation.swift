@@ -72,7 +72,22 @@ extension Engine {
             return power(action)
         case .calibrateWheel:
             return startWheelSetup()
+        case .rate(let track, let rating):
+            return rate(track, rating: rating, backOut: true)
         }
+    }
+
+    /// Sets `track`'s rating (0…10) and, from Rate Song, goes back to the list the song was chosen in.
+    mutating func rate(_ track: TrackID, rating: Int, backOut: Bool) -> [Effect] {
+        if backOut {
+            _ = back()
+            if case .context = top.destination { _ = back() }
+        }
+        if var current = loadCurrentTrack(), current.id == track {
+            current.rating = rating
+            currentTrack = current
+        }
+        return [.rate(track, rating: max(0, min(Rating.maximum, rating)))]
     }
 
     /// The tracks a context menu's row stands for.
@@ -94,6 +109,11 @@ extension Engine {
     mutating func push(_ destination: Destination) {
         var page = Page(destination)
         page.anchor = anchor(of: page)
+        if case .rating(let target) = destination {
+            // On the song's own rating (a half star on the whole star above it).
+            let rating = (try? library.track(target.row.id))?.rating ?? 0
+            page.cursor = min(5, (rating + 1) / 2)
+        }
         stack.append(page)
         if destination == .nowPlaying { nowPlayingMode = .normal }
         accelerator.reset()

@@ -142,12 +142,10 @@ extension Engine {
             return apply(
                 settings: key.applying(choice: key.choiceIndex(in: settings) + delta, to: settings), persist: true)
         case .rating:
-            guard var track = loadCurrentTrack() else { return [] }
-            let stars = max(0, min(5, track.rating + delta))
-            guard stars != track.rating else { return [] }
-            track.rating = stars
-            currentTrack = track
-            return [.rate(track.id, stars: stars)]
+            guard let track = loadCurrentTrack() else { return [] }
+            let rating = Rating.stepped(track.rating, by: delta)
+            guard rating != track.rating else { return [] }
+            return rate(track.id, rating: rating, backOut: false)
         case .normal, .scrubbing:
             return []
         }

@@ -39,6 +39,7 @@ extension Engine {
         case .menu(let id): MenuCatalog.title(of: id)
         case .list(let screen): screen.title
         case .context(let target): target.row.title
+        case .rating: "Rate Song"
         case .nowPlaying: "Now Playing"
         case .search: "Search"
         }

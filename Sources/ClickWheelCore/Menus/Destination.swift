@@ -9,6 +9,8 @@ public indirect enum Destination: Hashable, Sendable {
     case context(ContextTarget)
     /// Music → Search: a letter picker above the results.
     case search(SearchState)
+    /// A song's Rate Song choices (from its context menu).
+    case rating(ContextTarget)
 }
 
 /// What has been typed on the Search screen, and the letter the wheel points at.
@@ -124,4 +126,6 @@ public enum MenuAction: Hashable, Sendable {
     case power(PowerAction)
     /// Settings → Wheel: the guided calibration (`WheelSetup`).
     case calibrateWheel
+    /// Rate Song: sets a song's rating (0…10, `Rating`) and goes back.
+    case rate(TrackID, rating: Int)
 }

@@ -34,7 +34,6 @@ public enum MenuCatalog {
                 MenuItem("Songs", .open(list("Songs", .songs))),
                 MenuItem("Genres", .open(list("Genres", .genres))),
                 MenuItem("Composers", .open(list("Composers", .composers))),
-                MenuItem("Recently Added", .open(list("Recently Added", .recentlyAdded))),
                 MenuItem("Search", .open(.search(SearchState()))),
             ]
         case .settings:
@@ -67,11 +66,12 @@ public enum MenuCatalog {
         }
     }
 
-    /// Playlists: On-The-Go first, then the library's playlists.
+    /// Playlists: On-The-Go first, then the smart playlists (as on the iPod), then the library's playlists.
     static let playlists = Destination.list(
         ListScreen(
             title: "Playlists", source: .library(.playlists),
-            header: [MenuItem("On-The-Go", .open(.list(ListScreen(title: "On-The-Go", source: .onTheGo))))]))
+            header: [MenuItem("On-The-Go", .open(.list(ListScreen(title: "On-The-Go", source: .onTheGo))))]
+                + SmartPlaylist.allCases.map { MenuItem($0.title, .open(list($0.title, .smart($0)))) }))
 
     static func list(_ title: String, _ list: BrowseList, header: [MenuItem] = []) -> Destination {
         .list(ListScreen(title: title, source: .library(list), header: header))
@@ -116,7 +116,9 @@ public enum MenuCatalog {
             case .podcastShows: return "No Podcasts"
             case .episodesOfShow: return "No Episodes"
             case .search: return "No Results"
-            case .songs, .recentlyAdded, .songsOfArtist, .songsOfAlbum, .songsOfGenre, .songsOfComposer,
+            case .smart(.topRated): return "No Rated Songs"
+            case .smart(.mostPlayed), .smart(.recentlyPlayed): return "No Songs Played"
+            case .songs, .smart, .songsOfArtist, .songsOfAlbum, .songsOfGenre, .songsOfComposer,
                 .songsOfPlaylist:
                 return "No Songs"
             }
@@ -125,7 +127,8 @@ public enum MenuCatalog {
 }
 
 extension MenuCatalog {
-    /// The context menu of a row: Play Next, Add to On-The-Go, Browse Album, Browse Artist where they apply.
+    /// The context menu of a row: Play Next, Add to On-The-Go, Browse Album, Browse Artist where they
+    /// apply, and Rate Song for a song.
     public static func contextItems(for target: ContextTarget) -> [MenuItem] {
         var items = [MenuItem("Play Next", .playNext(target)), MenuItem("Add to On-The-Go", .addToOnTheGo(target))]
         if target.source == .onTheGo { items.append(MenuItem("Clear On-The-Go", .clearOnTheGo)) }
@@ -138,6 +141,18 @@ extension MenuCatalog {
                 items.append(MenuItem("Browse Artist", .open(d)))
             }
         }
+        // Last, so the rows above keep their places.
+        if target.row.kind == .song { items.append(MenuItem("Rate Song", .open(.rating(target)))) }
         return items
+    }
+}
+
+extension MenuCatalog {
+    /// Rate Song's choices: No Rating, then 1 to 5 stars (selecting one rates the song and goes back).
+    public static func ratingItems(for target: ContextTarget) -> [MenuItem] {
+        (0...5).map { stars in
+            let title = stars == 0 ? "No Rating" : stars == 1 ? "1 Star" : "\(stars) Stars"
+            return MenuItem(title, .rate(target.row.id, rating: stars * 2))
+        }
     }
 }

@@ -25,7 +25,7 @@ public struct TrackInfo: Hashable, Sendable {
     public var albumID: Int64?
     /// The artist's row id (Browse Artist), nil when unknown.
     public var artistID: Int64?
-    /// The user's rating, 0…5 stars.
+    /// The user's rating, 0…10: two per star (`Rating`), so a client's half star is kept.
     public var rating: Int
 
     public init(

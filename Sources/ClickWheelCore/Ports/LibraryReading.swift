@@ -71,7 +71,8 @@ public enum BrowseList: Hashable, Sendable {
     case songs
     case genres
     case composers
-    case recentlyAdded
+    /// One of the iPod's smart playlists (Top 25 Most Played, Recently Added, …): computed live.
+    case smart(SmartPlaylist)
     case podcastShows
     case albumsOfArtist(Int64)
     /// Every song of an artist, album by album ("All Songs" under an artist).
@@ -102,11 +103,14 @@ public struct BrowseRow: Hashable, Sendable {
     public var unplayed: Int
     /// True for an episode that was started and not finished.
     public var partlyPlayed: Bool
+    /// A song's rating, 0…10 (two per star; `Rating`), where the list shows it (My Top Rated), else 0.
+    public var rating: Int
 
     public init(
         id: Int64, kind: Kind, title: String, detail: String? = nil, initial: Character, unplayed: Int = 0,
-        partlyPlayed: Bool = false
+        partlyPlayed: Bool = false, rating: Int = 0
     ) {
+        self.rating = rating
         self.id = id
         self.kind = kind
         self.title = title

@@ -58,6 +58,17 @@ struct FrameBuilder {
     }
 
     /// A progress bar `width` cells wide filled to `fraction` (0…1), in fifths of a cell.
+    /// Five cells for a rating of 0…10 (two per star): stars, a half star, then dots.
+    mutating func stars(_ rating: Int) -> [Frame.Cell] {
+        let r = max(0, min(10, rating))
+        return (0..<5).map { i in
+            let filled = r - i * 2
+            if filled >= 2 { return glyph(.star) }
+            if filled == 1 { return glyph(.halfStar) }
+            return .char(charset.fold("·").first ?? ".")
+        }
+    }
+
     mutating func bar(fraction: Double, width: Int) -> [Frame.Cell] {
         let total = width * 5
         let filled = Int((min(1, max(0, fraction)) * Double(total)).rounded(.down))

@@ -4,6 +4,8 @@
 /// Unicode stand-in; when a frame needs more than 8, the renderer falls back to `ascii`.
 public enum Glyph: Hashable, Sendable {
     case play, pause, stop, shuffle, repeatAll, repeatOne, unplayed, partlyPlayed, lock, speaker
+    /// A rating's star, and its half star.
+    case star, halfStar
     /// A progress-bar cell with `columns` of its 5 pixel columns filled (1…5).
     case bar(Int)
 
@@ -20,6 +22,8 @@ public enum Glyph: Hashable, Sendable {
         case .partlyPlayed: "◐"
         case .lock: "⚿"
         case .speaker: "♪"
+        case .star: "★"
+        case .halfStar: "½"
         case .bar(let n): ["▏", "▎", "▌", "▊", "█"][max(1, min(5, n)) - 1]
         }
     }
@@ -37,6 +41,8 @@ public enum Glyph: Hashable, Sendable {
         case .partlyPlayed: "+"
         case .lock: "L"
         case .speaker: "V"
+        case .star: "*"
+        case .halfStar: "+"
         case .bar(let n): n >= 3 ? "#" : "-"
         }
     }
@@ -54,6 +60,8 @@ public enum Glyph: Hashable, Sendable {
         case .partlyPlayed: [0x00, 0x00, 0x0E, 0x19, 0x19, 0x0E, 0x00, 0x00]
         case .lock: [0x0E, 0x11, 0x11, 0x1F, 0x1B, 0x1B, 0x1F, 0x00]
         case .speaker: [0x01, 0x03, 0x1F, 0x1F, 0x1F, 0x03, 0x01, 0x00]
+        case .star: [0x04, 0x04, 0x1F, 0x0E, 0x0A, 0x11, 0x00, 0x00]
+        case .halfStar: [0x04, 0x04, 0x1C, 0x0C, 0x08, 0x10, 0x00, 0x00]
         case .bar(let n):
             Array(repeating: UInt8((0x1F << (5 - max(1, min(5, n)))) & 0x1F), count: 7) + [0x00]
         }

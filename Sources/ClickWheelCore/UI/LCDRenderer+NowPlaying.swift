@@ -72,9 +72,8 @@ extension LCDRenderer {
                 + b.bar(fraction: Double(v) / 100, width: geometry.columns - 2)
         case .setting(let name, let value):
             return b.cells("\(name): \(value)")
-        case .rating(let stars):
-            let n = max(0, min(5, stars))
-            return b.cells("Rating " + String(repeating: "*", count: n) + String(repeating: "·", count: 5 - n))
+        case .rating(let rating):
+            return b.cells("Rating ") + b.stars(rating)
         case .scrubbing, nil:
             let left = b.cells(Self.clock(np.elapsedMS))
             let right = b.cells("-" + Self.clock(max(0, np.durationMS - np.elapsedMS)))

@@ -87,6 +87,7 @@ public struct LCDRenderer: Hashable, Sendable {
         }
         var suffix: [Frame.Cell] = []
         if let trailing = line.trailing { suffix += b.cells(" " + trailing) }
+        if let stars = line.stars { suffix += [.char(" ")] + b.stars(stars) }
         if line.submenu { suffix += b.cells("›") }
         let width = max(0, geometry.columns - 1 - suffix.count)
         let text = b.chars(line.text)

@@ -26,8 +26,13 @@ public struct ListLine: Hashable, Sendable {
     public var submenu: Bool
     /// A mark drawn before the text (the unplayed dot).
     public var mark: Glyph?
+    /// A rating (0…10, `Rating`) drawn at the right as five stars.
+    public var stars: Int?
 
-    public init(_ text: String, trailing: String? = nil, submenu: Bool = false, mark: Glyph? = nil) {
+    public init(
+        _ text: String, trailing: String? = nil, submenu: Bool = false, mark: Glyph? = nil, stars: Int? = nil
+    ) {
+        self.stars = stars
         self.text = text
         self.trailing = trailing
         self.submenu = submenu

@@ -87,6 +87,7 @@ extension ControlCommands {
         row("single", .exactly(1), .player, single),
         row("stats", .none, .read, stats),
         row("status", .none, .read, status),
+        row("sticker", .atLeast(3), .admin, sticker),
         row("stop", .none, .player, stop),
         row("swap", .exactly(2), .player, swap),
         row("swapid", .exactly(2), .player, swapid),

@@ -1,3 +1,4 @@
+import ClickWheelCore
 import Foundation
 import Library
 import MPDProtocol
@@ -25,10 +26,7 @@ extension ControlCommands {
         }
         if uri.isEmpty {
             // The root also lists the stored playlists (mpc lsplaylists reads them here).
-            for p in try libraryCall({ try ctx.playlists.all() }) {
-                w.field("playlist", p.name)
-                w.field("Last-Modified", SongWriter.timestamp(p.modified))
-            }
+            try writeStoredPlaylists(&ctx, &w)
         }
         for dir in tree.children[uri] ?? [] {
             w.field("directory", dir.path)
@@ -155,13 +153,24 @@ extension ControlCommands {
     static func listplaylists(_ ctx: inout MPDContext, _ req: MPDRequest, _ w: inout MPDResponseWriter)
         throws(MPDError)
     {
-        for p in try libraryCall({ try ctx.playlists.all() }) {
-            w.field("playlist", p.name)
-            w.field("Last-Modified", SongWriter.timestamp(p.modified))
-        }
+        try writeStoredPlaylists(&ctx, &w)
         for p in try libraryCall({ try ctx.catalog.playlists() }) {
             w.field("playlist", p.path)
             w.field("Last-Modified", SongWriter.timestamp(p.modified))
+        }
+    }
+
+    /// The stored playlists, then the smart ones. A smart playlist's content is computed at every
+    /// read, so its `Last-Modified` is now: a client that caches playlists by time reads it again.
+    private static func writeStoredPlaylists(_ ctx: inout MPDContext, _ w: inout MPDResponseWriter) throws(MPDError) {
+        for p in try libraryCall({ try ctx.playlists.all() }) where SmartPlaylist.named(p.name) == nil {
+            w.field("playlist", p.name)
+            w.field("Last-Modified", SongWriter.timestamp(p.modified))
+        }
+        let now = Int64(Date().timeIntervalSince1970)
+        for smart in SmartPlaylist.allCases {
+            w.field("playlist", smart.title)
+            w.field("Last-Modified", SongWriter.timestamp(now))
         }
     }
 
@@ -267,7 +276,9 @@ extension ControlCommands {
     /// music folder's playlist files by path (or by name); the second argument is an optional range.
     static func playlistSongs(_ ctx: inout MPDContext, _ req: MPDRequest) throws(MPDError) -> [SongRecord] {
         var ids: [Int64]?
-        if let stored = req.arguments[0].validString {
+        if let name = req.arguments[0].validString, let smart = SmartPlaylist.named(name) {
+            ids = try libraryCall { try ctx.catalog.smartPlaylist(smart) }
+        } else if let stored = req.arguments[0].validString {
             ids = try libraryCall { try ctx.playlists.tracks(stored) }
         }
         if ids == nil {

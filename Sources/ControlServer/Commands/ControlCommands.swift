@@ -11,6 +11,7 @@ public final class ControlCommands: Sendable {
     let table: MPDCommandTable<MPDContext>
     let catalog: Catalog
     let playlists: StoredPlaylists
+    let stickers: StickerStore
     let player: any PlayerStateSource
     let musicFolder: String
     let password: String?
@@ -35,6 +36,7 @@ public final class ControlCommands: Sendable {
         self.musicFolder = musicFolder
         self.catalog = catalog
         self.playlists = playlists
+        stickers = StickerStore(sameDatabaseAs: playlists)
         self.player = player
         table = MPDCommandTable(allCommands: Self.allCommands)
     }
@@ -51,7 +53,7 @@ public final class ControlCommands: Sendable {
         for client: MPDClientState, snapshot: PlayerSnapshot? = nil, onEventLoop: Bool = false, pinnedSong: SongRecord? = nil
     ) -> MPDContext {
         MPDContext(
-            catalog: catalog, playlists: playlists, player: player, musicFolder: musicFolder, password: password,
+            catalog: catalog, playlists: playlists, stickers: stickers, player: player, musicFolder: musicFolder, password: password,
             client: client, started: started, currentSongs: currentSongs, librarySongs: librarySongs,
             snapshot: snapshot, onEventLoop: onEventLoop, pinnedSong: pinnedSong)
     }

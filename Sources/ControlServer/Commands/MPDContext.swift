@@ -9,6 +9,7 @@ public struct MPDContext: MPDCommandContext {
     public var permission: MPDPermission { client.permission }
     let catalog: Catalog
     let playlists: StoredPlaylists
+    let stickers: StickerStore
     let playerSource: any PlayerStateSource
     let musicFolder: String
     let password: String?
@@ -23,7 +24,7 @@ public struct MPDContext: MPDCommandContext {
     private let pinnedSong: SongRecord?
 
     init(
-        catalog: Catalog, playlists: StoredPlaylists, player: any PlayerStateSource, musicFolder: String,
+        catalog: Catalog, playlists: StoredPlaylists, stickers: StickerStore, player: any PlayerStateSource, musicFolder: String,
         password: String?, client: MPDClientState, started: Date, currentSongs: CurrentSongCache,
         librarySongs: LibrarySongs, snapshot: PlayerSnapshot? = nil, onEventLoop: Bool = false, pinnedSong: SongRecord? = nil
     ) {
@@ -33,6 +34,7 @@ public struct MPDContext: MPDCommandContext {
         self.musicFolder = musicFolder
         self.catalog = catalog
         self.playlists = playlists
+        self.stickers = stickers
         self.playerSource = player
         self.client = client
         self.started = started

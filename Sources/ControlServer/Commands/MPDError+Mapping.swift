@@ -31,6 +31,7 @@ func libraryCall<T>(_ body: () throws -> T) throws(MPDError) -> T {
         case .exists: throw .exist("Playlist already exists")
         case .badIndex: throw .argument("Bad song index")
         case .readOnly: throw MPDError(.permission, "Read-only playlist (a file in the music folder)")
+        case .smartPlaylist: throw MPDError(.permission, "Read-only playlist (a smart playlist the device computes)")
         }
     } catch {
         throw MPDError.system("library: \(error)")

@@ -1,3 +1,4 @@
+public import ClickWheelCore
 public import GRDB
 import GRDBSQLite
 
@@ -37,6 +38,11 @@ public struct Catalog: Sendable {
     let db: any DatabaseReader
 
     public init(_ db: any DatabaseReader) { self.db = db }
+
+    /// The track ids of a smart playlist, in its order (computed now).
+    public func smartPlaylist(_ playlist: SmartPlaylist) throws -> [Int64] {
+        try LibraryStore(db).trackIDs(of: .smart(playlist))
+    }
 
     /// Songs whose path lies under `directory` ("" for all), in path order; podcasts included.
     public func songs(under directory: String) throws -> [SongRecord] {

@@ -10,14 +10,16 @@ public import GRDB
 /// Thread rules: safe from any thread; every call is a short, blocking read.
 public final class LibraryStore: LibraryReading, @unchecked Sendable {
     let db: any DatabaseReader
+    let neverPlayed = NeverPlayed()
 
-    /// `@unchecked Sendable`: the only stored property is a GRDB reader, which is itself thread-safe.
+    /// `@unchecked Sendable`: a GRDB reader, which is itself thread-safe, and `NeverPlayed` (Sendable).
     public init(_ db: any DatabaseReader) {
         self.db = db
     }
 
     public func count(of list: BrowseList) throws -> Int {
         if case .search(let text) = list { return try db.read { try SearchQuery(text).counts($0).reduce(0, +) } }
+        if list == .smart(.neverPlayed) { return try db.read { try neverPlayed.count($0) } }
         let q = ListQuery(list)
         return try db.read { db in
             try Int.fetchOne(db.cachedStatement(sql: q.countSQL), arguments: q.ord == nil ? q.arguments : []) ?? 0
@@ -28,13 +30,15 @@ public final class LibraryStore: LibraryReading, @unchecked Sendable {
         guard !range.isEmpty, range.lowerBound >= 0 else { return [] }
         if case .search(let text) = list { return try db.read { try SearchQuery(text).rows($0, in: range) } }
         let q = ListQuery(list)
+        if list == .smart(.neverPlayed) {
+            return try db.read { db in
+                try neverPlayed.rows(db, in: range, columns: q.columns).map { Self.browseRow($0, kind: q.kind) }
+            }
+        }
         return try db.read { db in
             let (sql, args) = q.page(range)
             return try Row.fetchAll(db.cachedStatement(sql: sql), arguments: args).map { row in
-                BrowseRow(
-                    id: row["id"], kind: q.kind, title: row["title"], detail: row["detail"],
-                    initial: SortKey.initial(ofKey: row["sort_key"] ?? ""), unplayed: row["unplayed"] ?? 0,
-                    partlyPlayed: row["partly"] ?? false)
+                Self.browseRow(row, kind: q.kind)
             }
         }
     }
@@ -44,6 +48,7 @@ public final class LibraryStore: LibraryReading, @unchecked Sendable {
             let rows = try self.rows(of: list, in: 0..<(try count(of: list)))
             return rows.firstIndex { $0.id == id }
         }
+        if list == .smart(.neverPlayed) { return try db.read { try neverPlayed.index(of: id, $0) } }
         let q = ListQuery(list)
         return try db.read { db in
             if let sql = q.ordOfIDSQL { return try Int.fetchOne(db.cachedStatement(sql: sql), arguments: [id]) }
@@ -83,6 +88,13 @@ public final class LibraryStore: LibraryReading, @unchecked Sendable {
                 songs: row["songs"], albums: row["albums"], artists: row["artists"], podcastEpisodes: row["episodes"],
                 totalDurationMS: row["duration"])
         }
+    }
+
+    static func browseRow(_ row: Row, kind: BrowseRow.Kind) -> BrowseRow {
+        BrowseRow(
+            id: row["id"], kind: kind, title: row["title"], detail: row["detail"],
+            initial: SortKey.initial(ofKey: row["sort_key"] ?? ""), unplayed: row["unplayed"] ?? 0,
+            partlyPlayed: row["partly"] ?? false, rating: row["rating"] ?? 0)
     }
 
     static func trackInfo(_ r: Row) -> TrackInfo {

@@ -52,14 +52,9 @@ struct ListQuery {
             ord = ("s.ord", "podcast_shows")
         case .playlists:
             (kind, columns, from, order) = (.playlist, named, "FROM playlists", "is_on_the_go DESC, sort_key, id")
-        case .recentlyAdded:
+        case .smart(let smart):
             kind = .song
-            columns = songColumns
-            from = """
-                FROM tracks t WHERE t.id IN (SELECT id FROM tracks INDEXED BY tracks_added WHERE is_podcast = 0
-                ORDER BY added_at DESC, id DESC LIMIT \(Self.recentLimit))
-                """
-            order = "t.added_at DESC, t.id DESC"
+            (columns, from, order) = Self.smart(smart, songColumns: songColumns)
         case .albumsOfArtist(let artist):
             kind = .album
             columns = "id, title, CAST(year AS TEXT) AS detail, sort_key"
@@ -123,8 +118,44 @@ struct ListQuery {
         }
     }
 
-    /// How many songs "Recently Added" shows.
-    static let recentLimit = 100
+    /// The smart playlists' columns, FROM and ORDER BY. The short lists take their 25 songs in a
+    /// subquery (an index walk that stops at 25); My Top Rated pages in the order of its partial index,
+    /// so no page sorts. Never Played's pages are served by `NeverPlayed` (by Songs position); this SQL
+    /// counts and lists its ids. Podcast episodes are never in them, as on the iPod.
+    static func smart(_ smart: SmartPlaylist, songColumns: String) -> (String, String, String) {
+        let short = SmartPlaylist.shortLength
+        switch smart {
+        case .mostPlayed:
+            return (songColumns, """
+                FROM tracks t JOIN play_state p ON p.track_id = t.id WHERE t.id IN (
+                SELECT p2.track_id FROM play_state p2 INDEXED BY play_state_plays JOIN tracks t2 ON t2.id = p2.track_id
+                WHERE p2.play_count > 0 AND t2.is_podcast = 0
+                ORDER BY p2.play_count DESC, p2.last_played DESC, p2.track_id LIMIT \(short))
+                """, "p.play_count DESC, p.last_played DESC, t.id")
+        case .recentlyPlayed:
+            return (songColumns, """
+                FROM tracks t JOIN play_state p ON p.track_id = t.id WHERE t.id IN (
+                SELECT p2.track_id FROM play_state p2 INDEXED BY play_state_recent JOIN tracks t2 ON t2.id = p2.track_id
+                WHERE p2.last_played IS NOT NULL AND t2.is_podcast = 0 ORDER BY p2.last_played DESC, p2.track_id DESC
+                LIMIT \(short))
+                """, "p.last_played DESC, t.id DESC")
+        case .topRated:
+            return (songColumns + ", p.rating AS rating", """
+                FROM play_state p INDEXED BY play_state_rating JOIN tracks t ON t.id = p.track_id
+                WHERE p.rating >= \(Rating.topRatedMinimum) AND t.is_podcast = 0
+                """, "p.rating DESC, p.play_count DESC, p.track_id")
+        case .recentlyAdded:
+            return (songColumns, """
+                FROM tracks t WHERE t.id IN (SELECT id FROM tracks INDEXED BY tracks_added WHERE is_podcast = 0
+                ORDER BY added_at DESC, id DESC LIMIT \(SmartPlaylist.recentlyAddedLimit))
+                """, "t.added_at DESC, t.id DESC")
+        case .neverPlayed:
+            return (songColumns, """
+                FROM tracks t LEFT JOIN play_state p ON p.track_id = t.id
+                WHERE t.ord IS NOT NULL AND ifnull(p.play_count, 0) = 0
+                """, "t.ord")
+        }
+    }
 
     var countSQL: String {
         if let ord { return "SELECT ifnull(max(ord) + 1, 0) FROM \(ord.table)" }

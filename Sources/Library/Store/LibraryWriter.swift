@@ -178,6 +178,7 @@ struct LibraryWriter {
             UPDATE composers SET ord = o.r FROM (
                 SELECT id, row_number() OVER (ORDER BY sort_key, name) - 1 AS r FROM composers) AS o
             WHERE composers.id = o.id;
+            UPDATE listening_version SET value = value + 1;
             UPDATE podcast_shows SET ord = o.r FROM (
                 SELECT id, row_number() OVER (ORDER BY sort_key, title) - 1 AS r FROM podcast_shows) AS o
             WHERE podcast_shows.id = o.id;

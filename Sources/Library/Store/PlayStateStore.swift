@@ -3,9 +3,10 @@ import Foundation
 public import GRDB
 
 /// Writes what a listener did with a track to `play_state`: plays, skips, a podcast's place, a
-/// finished episode (the engine's `Effect.played`, `.skipped`, `.bookmark`, `.episodeFinished`).
+/// finished episode, a rating (the engine's `Effect.played`, `.skipped`, `.bookmark`, `.episodeFinished`,
+/// `.rate`; the `rating` sticker).
 ///
-/// The engine has no wall clock, so times (`last_played`, `resume_saved_at`, unix seconds) are stamped
+/// The engine has no wall clock, so times (`last_played`, `last_skipped`, `resume_saved_at`, unix seconds) are stamped
 /// here. Tracks deleted meanwhile are ignored (the foreign key would refuse them).
 ///
 /// Thread rules: any thread (GRDB serialises writes).
@@ -21,9 +22,17 @@ public struct PlayStateStore: Sendable {
             [unixSeconds])
     }
 
-    /// Counts a skip.
-    public func skipped(_ track: TrackID) throws {
-        try upsert(track, "skip_count", "1", "skip_count = skip_count + 1", [])
+    /// Counts a skip and stamps `last_skipped`.
+    public func skipped(_ track: TrackID, at unixSeconds: Int64 = PlayStateStore.nowSeconds()) throws {
+        try upsert(
+            track, "skip_count, last_skipped", "1, ?", "skip_count = skip_count + 1, last_skipped = excluded.last_skipped",
+            [unixSeconds])
+    }
+
+    /// Stores a track's rating: 0…10, two per star (`Rating`); 0 forgets it.
+    public func rate(_ track: TrackID, rating: Int) throws {
+        let value: Int? = rating > 0 ? min(Rating.maximum, rating) : nil
+        try upsert(track, "rating", "?", "rating = excluded.rating", [value])
     }
 
     /// Remembers a podcast's place (0 forgets it), stamped with the time.

@@ -26,14 +26,4 @@ public struct SettingsStore: Sendable {
             try $0.execute(sql: "INSERT OR REPLACE INTO library_meta (key, value) VALUES ('settings', ?)", arguments: [json])
         }
     }
-
-    /// Stores a track's rating (0…5 stars) in its play state.
-    public func rate(_ track: TrackID, stars: Int) throws {
-        try db.write {
-            try $0.execute(sql: """
-                INSERT INTO play_state (track_id, rating) VALUES (?, ?)
-                ON CONFLICT(track_id) DO UPDATE SET rating = excluded.rating
-                """, arguments: [track, max(0, min(5, stars))])
-        }
-    }
 }

@@ -24,6 +24,8 @@ public struct StoredPlaylists: Sendable {
         case badIndex
         /// An `.m3u` file of the music folder (not changed by ClickWheel).
         case readOnly
+        /// The name of one of the device's smart playlists (computed, never stored).
+        case smartPlaylist
     }
 
     /// Names and change times (Unix seconds), in creation order.
@@ -102,6 +104,7 @@ public struct StoredPlaylists: Sendable {
 
     static func check(_ name: String) throws {
         guard !name.isEmpty, !name.contains("/") else { throw Failure.badName }
+        if SmartPlaylist.named(name) != nil { throw Failure.smartPlaylist }
     }
 
     static func id(of name: String, _ db: Database) throws -> Int64? {
@@ -110,6 +113,7 @@ public struct StoredPlaylists: Sendable {
 
     /// A name that is the path of one of the music folder's playlist files is not ours to change.
     static func ensureWritable(_ name: String, _ db: Database) throws {
+        if SmartPlaylist.named(name) != nil { throw Failure.smartPlaylist }
         if try Int64.fetchOne(db, sql: "SELECT id FROM playlists WHERE path = ?", arguments: [name]) != nil {
             throw Failure.readOnly
         }

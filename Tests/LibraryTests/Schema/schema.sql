@@ -1,3 +1,13 @@
+CREATE TRIGGER play_state_counted_delete AFTER DELETE ON play_state WHEN OLD.play_count > 0
+BEGIN UPDATE listening_version SET value = value + 1; END;
+
+CREATE TRIGGER play_state_counted_insert AFTER INSERT ON play_state WHEN NEW.play_count > 0
+BEGIN UPDATE listening_version SET value = value + 1; END;
+
+CREATE TRIGGER play_state_counted_update AFTER UPDATE OF play_count ON play_state
+WHEN (OLD.play_count > 0) != (NEW.play_count > 0)
+BEGIN UPDATE listening_version SET value = value + 1; END;
+
 CREATE TABLE albums (
     id              INTEGER PRIMARY KEY,
     title           TEXT NOT NULL,
@@ -43,6 +53,11 @@ CREATE TABLE library_meta (
     value  TEXT NOT NULL
 ) WITHOUT ROWID;
 
+CREATE TABLE listening_version (
+    id     INTEGER PRIMARY KEY CHECK (id = 1),
+    value  INTEGER NOT NULL
+);
+
 CREATE TABLE play_state (
     track_id      INTEGER PRIMARY KEY REFERENCES tracks(id) ON DELETE CASCADE,
     play_count    INTEGER NOT NULL DEFAULT 0,
@@ -51,7 +66,7 @@ CREATE TABLE play_state (
     rating        INTEGER,         -- 0–5 stars
     resume_ms     INTEGER,         -- podcast/audiobook position
     played        INTEGER NOT NULL DEFAULT 0
-, resume_saved_at INTEGER);
+, resume_saved_at INTEGER, last_skipped INTEGER);
 
 CREATE TABLE playlist_entries (
     playlist_id  INTEGER NOT NULL REFERENCES playlists(id) ON DELETE CASCADE,
@@ -106,6 +121,13 @@ CREATE TABLE scan_problems (
     kind        TEXT NOT NULL,
     reason      TEXT NOT NULL
 );
+
+CREATE TABLE stickers (
+    track_id  INTEGER NOT NULL REFERENCES tracks(id) ON DELETE CASCADE,
+    name      TEXT NOT NULL,
+    value     TEXT NOT NULL,
+    PRIMARY KEY (track_id, name)
+) WITHOUT ROWID;
 
 CREATE TABLE track_values (
     track_id  INTEGER NOT NULL REFERENCES tracks(id) ON DELETE CASCADE,
@@ -182,6 +204,12 @@ CREATE INDEX composers_ord ON composers(ord);
 
 CREATE INDEX genres_ord ON genres(ord);
 
+CREATE INDEX play_state_plays ON play_state(play_count DESC, last_played DESC) WHERE play_count > 0;
+
+CREATE INDEX play_state_rating ON play_state(rating DESC, play_count DESC) WHERE rating >= 8;
+
+CREATE INDEX play_state_recent ON play_state(last_played DESC) WHERE last_played IS NOT NULL;
+
 CREATE INDEX playlist_entries_track ON playlist_entries(track_id);
 
 CREATE INDEX podcast_episodes_show ON podcast_episodes(show_id, release_date DESC, track_id DESC);
@@ -189,6 +217,8 @@ CREATE INDEX podcast_episodes_show ON podcast_episodes(show_id, release_date DES
 CREATE INDEX podcast_shows_ord ON podcast_shows(ord);
 
 CREATE INDEX scan_problems_path ON scan_problems(path, ifnull(path_bytes, x''));
+
+CREATE INDEX stickers_name ON stickers(name, value);
 
 CREATE INDEX tracks_added ON tracks(added_at DESC, id DESC);
 

@@ -32,7 +32,8 @@ let genreArtist = try biggest("SELECT artist_id FROM tracks WHERE genre_id = \(g
 
 var lists: [(String, BrowseList)] = [
     ("Songs", .songs), ("Artists", .artists), ("Albums", .albums), ("Genres", .genres), ("Composers", .composers),
-    ("Podcasts", .podcastShows), ("Playlists", .playlists), ("Recently Added", .recentlyAdded),
+    ("Podcasts", .podcastShows), ("Playlists", .playlists), ("Recently Added", .smart(.recentlyAdded)), ("Never Played", .smart(.neverPlayed)),
+    ("My Top Rated", .smart(.topRated)), ("Top 25 Most Played", .smart(.mostPlayed)),
     ("Albums of busiest artist", .albumsOfArtist(artist)), ("Songs of busiest artist", .songsOfArtist(artist)),
     ("Songs of biggest album", .songsOfAlbum(album)), ("Artists of biggest genre", .artistsOfGenre(genre)),
     ("Albums of genre+artist", .albumsOfGenreArtist(genre: genre, artist: genreArtist)),
