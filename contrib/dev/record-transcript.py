@@ -1,13 +1,14 @@
 #!/usr/bin/env python3
 """Plays a list of request lines to an MPD-protocol socket and writes each answer's last line.
 
-Usage: record-transcript.py SOCKET < commands.txt > transcript.txt
+Usage: record-transcript.py [--bodies] SOCKET < commands.txt > transcript.txt
 
 The input holds `# comments`, `## section` headers and `C: line` requests. Each section runs on a
 connection of its own; `{id}` in a request stands for the Id the section's last `addid` answered.
 The output repeats the input with an `S: OK` or `S: ACK …` line after every request: the answer a
 test then expects byte for byte. Record against a real MPD (see Tests/EndToEndTests/Transcripts/)
-to make a fixture; run it against ClickWheel to see where the two differ.
+to make a fixture; run it against ClickWheel to see where the two differ. With --bodies every line
+of each answer is written (`S: sticker: rating=7`, …), not only the last.
 """
 import socket
 import sys
@@ -38,7 +39,8 @@ class Connection:
 
 
 def main():
-    path = sys.argv[1]
+    bodies = "--bodies" in sys.argv[1:]
+    path = [a for a in sys.argv[1:] if a != "--bodies"][0]
     conn = None
     last_id = None
     for raw in sys.stdin:
@@ -58,6 +60,8 @@ def main():
             for field in body:
                 if request.startswith("addid") and field.startswith("Id: "):
                     last_id = field[4:]
+                if bodies:
+                    print("S: " + field)
             print("S: " + final)
     if conn:
         conn.close()
