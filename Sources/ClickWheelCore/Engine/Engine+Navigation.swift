@@ -115,6 +115,7 @@ extension Engine {
             page.cursor = min(5, (rating + 1) / 2)
         }
         stack.append(page)
+        fixTop()
         if destination == .nowPlaying { nowPlayingMode = .normal }
         accelerator.reset()
         selectedSince = now
