@@ -19,6 +19,21 @@ let pages = args.count > 2 ? Int(args[2]) ?? 500 : 500
 let engineStepCount = args.firstIndex(of: "--engine").flatMap { args.count > $0 + 1 ? Int(args[$0 + 1]) : nil }
 let pool = try DatabasePool(path: args[1])
 if CommandLine.arguments.contains("--renumber") { try LibraryMaintenance.renumber(pool) }
+if CommandLine.arguments.contains("--listening") {
+    // A listener's history for the smart playlists: one song in ten played (1–13 times, spread in
+    // time), one in twenty rated 4 or 5 stars, one in seven skipped.
+    try pool.write { db in
+        try db.execute(sql: """
+            INSERT INTO play_state (track_id, play_count, last_played) SELECT id, id % 13 + 1, 1700000000 + id * 7
+            FROM tracks WHERE id % 10 = 0 AND is_podcast = 0
+            ON CONFLICT(track_id) DO UPDATE SET play_count = excluded.play_count, last_played = excluded.last_played;
+            INSERT INTO play_state (track_id, rating) SELECT id, 8 + id % 3 FROM tracks WHERE id % 20 = 0 AND is_podcast = 0
+            ON CONFLICT(track_id) DO UPDATE SET rating = excluded.rating;
+            INSERT INTO play_state (track_id, skip_count) SELECT id, 1 FROM tracks WHERE id % 7 = 0 AND is_podcast = 0
+            ON CONFLICT(track_id) DO UPDATE SET skip_count = excluded.skip_count;
+            """)
+    }
+}
 let store = LibraryStore(pool)
 
 func biggest(_ sql: String) throws -> Int64 { try pool.read { try Int64.fetchOne($0, sql: sql)! } }
@@ -34,6 +49,7 @@ var lists: [(String, BrowseList)] = [
     ("Songs", .songs), ("Artists", .artists), ("Albums", .albums), ("Genres", .genres), ("Composers", .composers),
     ("Podcasts", .podcastShows), ("Playlists", .playlists), ("Recently Added", .smart(.recentlyAdded)), ("Never Played", .smart(.neverPlayed)),
     ("My Top Rated", .smart(.topRated)), ("Top 25 Most Played", .smart(.mostPlayed)),
+    ("Recently Played", .smart(.recentlyPlayed)),
     ("Albums of busiest artist", .albumsOfArtist(artist)), ("Songs of busiest artist", .songsOfArtist(artist)),
     ("Songs of biggest album", .songsOfAlbum(album)), ("Artists of biggest genre", .artistsOfGenre(genre)),
     ("Albums of genre+artist", .albumsOfGenreArtist(genre: genre, artist: genreArtist)),
