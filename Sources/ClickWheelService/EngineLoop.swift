@@ -191,9 +191,9 @@ public final class EngineLoop: @unchecked Sendable {
                 if level != .off { playback.click(volume: level == .loud ? 80 : 35) }
             case .checkpoint(let state):
                 store("cannot save the resume checkpoint") { try stores.resume?.save(state) }
-            case .played(let track):
+            case .played(let track, _):
                 store("cannot count a play") { try stores.playState?.played(track) }
-            case .skipped(let track):
+            case .skipped(let track, _):
                 store("cannot count a skip") { try stores.playState?.skipped(track) }
             case .bookmark(let track, let ms):
                 store("cannot store a bookmark") { try stores.playState?.bookmark(track, ms: ms) }
