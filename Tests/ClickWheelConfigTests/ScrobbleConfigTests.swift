@@ -20,7 +20,9 @@ import Testing
             _ = try env.load(file: path)
             Issue.record("a relative clock_synced_file was accepted")
         } catch {
-            #expect(error.description.contains("CLICKWHEEL_CLOCK_SYNCED_FILE: 'synced': must be an absolute path"), "\(error)")
+            #expect(
+                error.description.contains("CLICKWHEEL_CLOCK_SYNCED_FILE: 'synced': must be an absolute path"),
+                "\(error)")
         }
     }
 }

@@ -21,10 +21,12 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: dir) }
         try ResumeEndToEndTests.makeSongs(in: dir + "/music", count: 1, seconds: 31)
         let socket = dir + "/socket", journal = dir + "/journal", conf = dir + "/mpdscribble.conf"
-        let service = try ChildProcess(TerminalDemoTests.binary, [
-            "run", "--display", "none", "--input", "none", "--output", "null", "--music", dir + "/music",
-            "--db", dir + "/lib.sqlite", "--socket", socket,
-        ])
+        let service = try ChildProcess(
+            TerminalDemoTests.binary,
+            [
+                "run", "--display", "none", "--input", "none", "--output", "null", "--music", dir + "/music",
+                "--db", dir + "/lib.sqlite", "--socket", socket,
+            ])
         defer {
             service.kill(SIGKILL)
             _ = service.wait()
@@ -40,16 +42,16 @@ import Testing
 
         // The global settings sit before any section (a [mpdscribble] section would be read as a scrobbler).
         try """
-            host = \(socket)
-            verbose = 3
+        host = \(socket)
+        verbose = 3
 
-            [last.fm]
-            url = http://127.0.0.1:9/
-            username = clickwheel-test
-            password = not-a-password
-            journal = \(journal)
+        [last.fm]
+        url = http://127.0.0.1:9/
+        username = clickwheel-test
+        password = not-a-password
+        journal = \(journal)
 
-            """.write(toFile: conf, atomically: true, encoding: .utf8)
+        """.write(toFile: conf, atomically: true, encoding: .utf8)
         let scribble = try ChildProcess("/usr/bin/mpdscribble", ["--no-daemon", "--conf", conf, "--log", "-"])
         defer {
             scribble.kill(SIGKILL)

@@ -21,16 +21,16 @@ import Testing
             dir = "/tmp/cw-scrobble-\(UUID().uuidString.prefix(8))"
             try ResumeEndToEndTests.makeSongs(in: dir + "/music", count: 2, seconds: 3)
             try """
-                music: \(dir)/music
-                db: \(db)
-                socket: \(socket)
-                display: none
-                input: none
-                output: "null"
-                scrobble_log: \(log)
-                clock_synced_file: \(synced)
+            music: \(dir)/music
+            db: \(db)
+            socket: \(socket)
+            display: none
+            input: none
+            output: "null"
+            scrobble_log: \(log)
+            clock_synced_file: \(synced)
 
-                """.write(toFile: config, atomically: true, encoding: .utf8)
+            """.write(toFile: config, atomically: true, encoding: .utf8)
         }
 
         deinit {
@@ -112,10 +112,11 @@ import Testing
         #expect(lines[7] == "")
         let fields = lines[3...6].map { $0.split(separator: "\t", omittingEmptySubsequences: false).map(String.init) }
         #expect(fields.map { $0.count } == [8, 8, 8, 8])
-        #expect(fields.map { $0[0...5].joined(separator: "|") } == [
-            "Resume Tester|Long Album|Long Song 1|1|3|L", "Resume Tester|Long Album|Long Song 2|2|3|L",
-            "Resume Tester|Long Album|Long Song 1|1|3|S", "Resume Tester|Long Album|Long Song 2|2|3|S",
-        ])
+        #expect(
+            fields.map { $0[0...5].joined(separator: "|") } == [
+                "Resume Tester|Long Album|Long Song 1|1|3|L", "Resume Tester|Long Album|Long Song 2|2|3|L",
+                "Resume Tester|Long Album|Long Song 1|1|3|S", "Resume Tester|Long Album|Long Song 2|2|3|S",
+            ])
         #expect(fields.map { $0[7] } == ["", "", "", ""])
         // Start times: worked back from the boot clock, in order, within the test's run, song 2 about
         // 3 s after song 1.

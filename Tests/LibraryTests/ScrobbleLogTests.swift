@@ -25,9 +25,17 @@ final class TestClock: Sendable {
     }
 
     /// Time passes on both clocks.
-    func advance(ms: Int64) { state.withLock { $0.bootMS += ms; $0.unixMS += ms } }
+    func advance(ms: Int64) {
+        state.withLock {
+            $0.bootMS += ms; $0.unixMS += ms
+        }
+    }
     /// NTP sets the wall clock to `unixMS` and says it is synchronised.
-    func sync(unixMS: Int64) { state.withLock { $0.unixMS = unixMS; $0.synced = true } }
+    func sync(unixMS: Int64) {
+        state.withLock {
+            $0.unixMS = unixMS; $0.synced = true
+        }
+    }
 }
 
 /// The scrobble log against a real SQLite file (the fixture library indexed) and a real log file, with
@@ -42,7 +50,9 @@ final class TestClock: Sendable {
         let songs: [TrackID]
         var log: String { dir.file("music/.scrobbler.log").path }
 
-        func scrobbleLog(_ clock: TestClock, pool: DatabasePool? = nil, poll: Double = 60, logs: LogCapture = LogCapture())
+        func scrobbleLog(
+            _ clock: TestClock, pool: DatabasePool? = nil, poll: Double = 60, logs: LogCapture = LogCapture()
+        )
             -> ScrobbleLog
         {
             ScrobbleLog(
@@ -180,7 +190,8 @@ final class TestClock: Sendable {
         #expect(s.text() == Self.header + Self.first + "L\t1699999890\t0a1b2c3d-0000-4000-8000-123456789abc\n")
         #expect(logs.lines.filter { $0.contains("dropped 1 listen") }.count == 1, "\(logs.lines)")
         // A listen made with the clock right keeps its time: written in another boot, even unsynchronised.
-        try ScrobbleQueue(s.pool).add(s.songs[1], rating: .listened, bootID: "boot-b", startBootMS: 5, startUnix: 1_700_000_150)
+        try ScrobbleQueue(s.pool).add(
+            s.songs[1], rating: .listened, bootID: "boot-b", startBootMS: 5, startUnix: 1_700_000_150)
         s.scrobbleLog(TestClock(bootID: "boot-c")).flushNow()
         #expect(s.text()?.hasSuffix(Self.second + "L\t1700000150\t\n") == true)
     }

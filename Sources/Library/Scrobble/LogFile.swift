@@ -53,7 +53,9 @@ final class LogFile {
         var out = [UInt8](repeating: 0, count: count)
         var done = 0
         while done < count {
-            let n = out[done...].withUnsafeMutableBytes { pread(fd, $0.baseAddress, $0.count, off_t(offset) + off_t(done)) }
+            let n = out[done...].withUnsafeMutableBytes {
+                pread(fd, $0.baseAddress, $0.count, off_t(offset) + off_t(done))
+            }
             if n < 0 {
                 if errno == EINTR { continue }
                 throw Self.failure("pread")

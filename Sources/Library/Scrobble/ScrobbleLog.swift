@@ -61,7 +61,8 @@ public final class ScrobbleLog: @unchecked Sendable {
         let startUnix: Int64? = clock.isSynchronised() ? (clock.unixMS() - position) / 1000 : nil
         do {
             try pending.add(
-                track, rating: rating, bootID: clock.bootID, startBootMS: clock.bootMS() - position, startUnix: startUnix)
+                track, rating: rating, bootID: clock.bootID, startBootMS: clock.bootMS() - position,
+                startUnix: startUnix)
         } catch {
             logger.error("scrobble log: cannot queue a listen: \(error)")
         }
@@ -91,10 +92,14 @@ public final class ScrobbleLog: @unchecked Sendable {
         do {
             try confirmUnfinishedAppend()
             if clock.isSynchronised() {
-                let dropped = try pending.resolve(bootID: clock.bootID, bootNowMS: clock.bootMS(), unixNowMS: clock.unixMS())
+                let dropped = try pending.resolve(
+                    bootID: clock.bootID, bootNowMS: clock.bootMS(), unixNowMS: clock.unixMS())
                 if dropped > 0 {
                     logger.warning(
-                        "scrobble log: dropped \(dropped) listen(s) made before the clock was set in an earlier boot: when they began cannot be known")
+                        """
+                        scrobble log: dropped \(dropped) listen(s) made before the clock was set in an earlier boot: \
+                        when they began cannot be known
+                        """)
                 }
             }
             // Listens whose start is known are written even if the clock has lost its sync since.
@@ -148,7 +153,9 @@ public final class ScrobbleLog: @unchecked Sendable {
         let want = expected(entries, at: offset)
         let size = FileManager.default.fileExists(atPath: path) ? try LogFile(appendingTo: path).size() : 0
         if size < offset {
-            logger.warning("scrobble log: \(path) is shorter than before an unconfirmed append: writing \(ids.count) line(s) again")
+            logger.warning(
+                "scrobble log: \(path) is shorter than before an unconfirmed append: writing \(ids.count) line(s) again"
+            )
             try pending.unmark(ids)
             return
         }

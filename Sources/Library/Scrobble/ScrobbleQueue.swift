@@ -92,7 +92,7 @@ public struct ScrobbleQueue: Sendable {
     public func markAppending(_ ids: [Int64], at offset: Int64) throws {
         try durably { db in
             try db.execute(
-                sql: "UPDATE scrobble_queue SET log_offset = ? WHERE id IN (\(ids.map { _ in "?" }.joined(separator: ",")))",
+                sql: "UPDATE scrobble_queue SET log_offset = ? WHERE id IN \(Self.placeholders(ids))",
                 arguments: StatementArguments([offset] + ids))
         }
     }
@@ -101,7 +101,7 @@ public struct ScrobbleQueue: Sendable {
     public func unmark(_ ids: [Int64]) throws {
         try durably { db in
             try db.execute(
-                sql: "UPDATE scrobble_queue SET log_offset = NULL WHERE id IN (\(ids.map { _ in "?" }.joined(separator: ",")))",
+                sql: "UPDATE scrobble_queue SET log_offset = NULL WHERE id IN \(Self.placeholders(ids))",
                 arguments: StatementArguments(ids))
         }
     }
@@ -110,7 +110,7 @@ public struct ScrobbleQueue: Sendable {
     public func delete(_ ids: [Int64]) throws {
         try durably { db in
             try db.execute(
-                sql: "DELETE FROM scrobble_queue WHERE id IN (\(ids.map { _ in "?" }.joined(separator: ",")))",
+                sql: "DELETE FROM scrobble_queue WHERE id IN \(Self.placeholders(ids))",
                 arguments: StatementArguments(ids))
         }
     }
@@ -134,6 +134,11 @@ public struct ScrobbleQueue: Sendable {
             }
             return result!
         }
+    }
+
+    /// `(?,?,…)`, one `?` per id.
+    private static func placeholders(_ ids: [Int64]) -> String {
+        "(" + ids.map { _ in "?" }.joined(separator: ",") + ")"
     }
 
     private static func entry(_ row: Row) -> Entry {
