@@ -35,6 +35,8 @@ let package = Package(
             providers: [.apt(["libpulse-dev"])]),
         // Linux I2C (linux/i2c-dev.h, kernel headers only): the I2C_SLAVE ioctl shim.
         .systemLibrary(name: "CI2C"),
+        // The kernel clock's NTP sync status (sys/timex.h, which Glibc's module does not export): adjtimex.
+        .systemLibrary(name: "CTimex"),
 
         // Named threads for blocking work, outside Swift's cooperative pool (one helper for all of it).
         .target(name: "NamedThreads", swiftSettings: strict),
@@ -51,7 +53,9 @@ let package = Package(
         // Devices: terminal display, keyboard and evdev input, LCDproc client, HD44780 over I2C.
         .target(
             name: "Devices",
-            dependencies: ["ClickWheelCore", "Evdev", "I2C", "NamedThreads", .product(name: "Logging", package: "swift-log")],
+            dependencies: [
+                "ClickWheelCore", "CTimex", "Evdev", "I2C", "NamedThreads", .product(name: "Logging", package: "swift-log"),
+            ],
             swiftSettings: strict),
 
         // Test doubles and fixtures for the core (in-memory library, scripted engine driver).

@@ -102,6 +102,12 @@ struct ConfigKey: Sendable {
         ConfigKey(name: "demo") { c, v in bool(v) { c.demo = $0 } },
         ConfigKey(name: "shutdown_command") { c, v in nonEmpty(v) { c.shutdownCommand = $0 } },
         ConfigKey(name: "restart_command") { c, v in nonEmpty(v) { c.restartCommand = $0 } },
+        ConfigKey(name: "scrobble_log") { c, v in nonEmpty(v) { c.scrobbleLog = $0 } },
+        ConfigKey(name: "clock_synced_file") { c, v in
+            guard v.hasPrefix("/") else { return "must be an absolute path, e.g. /run/systemd/timesync/synchronized" }
+            c.clockSyncedFile = v
+            return nil
+        },
         ConfigKey(name: "log_level") { c, v in
             let levels = ["trace", "debug", "info", "notice", "warning", "error", "critical"]
             guard levels.contains(v) else { return "must be one of \(levels.joined(separator: ", "))" }

@@ -66,6 +66,7 @@ public struct ConfigLoader: Sendable {
         config.music = expand(config.music)
         config.db = expand(config.db)
         config.socket = expand(config.socket)
+        config.scrobbleLog = config.scrobbleLog.map(expand)
         return config
     }
 

@@ -80,7 +80,9 @@ public final class ClickWheelService: Sendable {
             throw StartupFailure(description: "cannot open the library \(c.db): \(error)")
         }
         let resumeStore = ResumeStore(pool)
-        let stores = EngineStores(settings: SettingsStore(pool), resume: resumeStore, playState: PlayStateStore(pool))
+        let stores = EngineStores(
+            settings: SettingsStore(pool), resume: resumeStore, playState: PlayStateStore(pool),
+            scrobbles: c.scrobbleLog.map { Self.scrobbleLog($0, c, pool: pool, version: options.version, logger: logger) })
         let display: (any TextDisplay)?
         do {
             let audio = c.output == .pulse ? "audio: PulseAudio/PipeWire" : "audio: none (--output null)"
@@ -179,6 +181,17 @@ public final class ClickWheelService: Sendable {
             throw StartupFailure(description: "cannot open the control socket \(listening): \(error)")
         }
         return server
+    }
+
+    /// The scrobble log at `path`, its listens queued in the library database, on the system's clocks.
+    private static func scrobbleLog(
+        _ path: String, _ c: ServiceConfig, pool: DatabasePool, version: String, logger: Logger
+    ) -> ScrobbleLog {
+        let syncedFile = c.clockSyncedFile
+        let clock = ScrobbleClock(
+            isSynchronised: { SystemClock.isSynchronised(syncedFile: syncedFile) }, bootID: SystemClock.bootID(),
+            bootMS: { SystemClock.bootMS() }, unixMS: { Int64(Date().timeIntervalSince1970 * 1000) })
+        return ScrobbleLog(path: path, queue: ScrobbleQueue(pool), clock: clock, version: version, logger: logger)
     }
 
     /// Sends stderr to `clickwheel.log` beside the database; returns the note the terminal shows.

@@ -79,6 +79,7 @@ public final class EngineLoop: @unchecked Sendable {
             ticker = t
             handle(.tick(MonotonicClock.now()))
         }
+        stores.scrobbles?.start()  // what waited from the last run
     }
 
     /// Hands `event` to the engine on the loop's queue, later.
@@ -110,6 +111,7 @@ public final class EngineLoop: @unchecked Sendable {
             if goodbye { handle(.shutdown(at: MonotonicClock.now())) }
             stopped = true
         }
+        stores.scrobbles?.stop()  // after the last listens are queued; what is not written yet waits in the database
     }
 
     /// Closes the display, on the queue (where every frame was drawn), once `shutdown` stopped the loop.
@@ -192,11 +194,13 @@ public final class EngineLoop: @unchecked Sendable {
                 if level != .off { playback.click(volume: level == .loud ? 80 : 35) }
             case .checkpoint(let state):
                 store("cannot save the resume checkpoint") { try stores.resume?.save(state) }
-            case .played(let track):
+            case .played(let track, let ms):
                 store("cannot count a play") { try stores.playState?.played(track) }
+                stores.scrobbles?.record(track, .listened, positionMS: ms)
                 listeningChanged()
-            case .skipped(let track):
+            case .skipped(let track, let ms):
                 store("cannot count a skip") { try stores.playState?.skipped(track) }
+                stores.scrobbles?.record(track, .skipped, positionMS: ms)
                 listeningChanged()
             case .bookmark(let track, let ms):
                 store("cannot store a bookmark") { try stores.playState?.bookmark(track, ms: ms) }

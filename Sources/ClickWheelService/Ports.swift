@@ -22,10 +22,16 @@ public struct EngineStores: Sendable {
     public var settings: SettingsStore?
     public var resume: ResumeStore?
     public var playState: PlayStateStore?
+    /// The scrobble log (`scrobble_log`); nil: not configured.
+    public var scrobbles: ScrobbleLog?
 
-    public init(settings: SettingsStore? = nil, resume: ResumeStore? = nil, playState: PlayStateStore? = nil) {
+    public init(
+        settings: SettingsStore? = nil, resume: ResumeStore? = nil, playState: PlayStateStore? = nil,
+        scrobbles: ScrobbleLog? = nil
+    ) {
         self.settings = settings
         self.resume = resume
         self.playState = playState
+        self.scrobbles = scrobbles
     }
 }

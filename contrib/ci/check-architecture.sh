@@ -8,7 +8,8 @@
 #      Logging or project module with I/O.
 #   2. ClickWheelConfig imports only ClickWheelCore, Yams, Foundation and the platform libc (its atomic
 #      save needs fsync of the file and its directory, which Foundation does not offer).
-#   3. Each C module (CMpg123, CPulse, CEvdev, CI2C) is imported only by its wrapper.
+#   3. Each C module (CMpg123, CPulse, CEvdev, CI2C) is imported only by its wrapper, and CTimex (the
+#      kernel clock's sync status) only by Devices (SystemClock).
 #   4. Nothing imports upward or sideways. Layers, low to high: the wrappers (Mpg123, Pulse, Evdev, I2C);
 #      ClickWheelCore; the ports' implementations and codecs (Library, Playback, MPDProtocol, Devices,
 #      ClickWheelConfig), which do not import one another; ControlServer; ClickWheelService; clickwheel.
@@ -31,7 +32,7 @@ imports() {
 }
 
 swift_modules=" Swift _Concurrency _StringProcessing RegexBuilder Synchronization Observation Distributed "
-c_modules=" CMpg123:Mpg123 CPulse:Pulse CEvdev:Evdev CI2C:I2C "
+c_modules=" CMpg123:Mpg123 CPulse:Pulse CEvdev:Evdev CI2C:I2C CTimex:Devices "
 libc=" Glibc Musl Darwin "
 layer() {
   case "$1" in

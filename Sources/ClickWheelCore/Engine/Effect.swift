@@ -18,10 +18,12 @@ public enum Effect: Hashable, Sendable {
     case notify(Subsystem)
     /// Store where playback stands, for resume after a power cut (the store stamps the time).
     case checkpoint(ResumeState)
-    /// A track was played (past 50 % or 4 minutes): count it and stamp `last_played` with the wall clock.
-    case played(TrackID)
-    /// A track was left before 10 % of it played: count a skip.
-    case skipped(TrackID)
+    /// A track was played (past 50 % or 4 minutes, or to its end): count it and stamp `last_played` with
+    /// the wall clock. `atMS`: its position when it counted (its length when it played to its end), so a
+    /// scrobble log can work back when the play-through began.
+    case played(TrackID, atMS: Int)
+    /// A track was left before 10 % of it played: count a skip. `atMS`: the last position seen.
+    case skipped(TrackID, atMS: Int)
     /// Remember a podcast's or audiobook's place (the store stamps the time); 0 forgets it.
     case bookmark(TrackID, ms: Int)
     /// An episode was listened to (past 95 %): mark it played and forget its place.

@@ -48,9 +48,9 @@ extension Engine {
         guard p.durationMS > 0, !failed else { return [] }
         var effects: [Effect] = []
         if ended && !p.counted {
-            effects.append(.played(p.id))
+            effects.append(.played(p.id, atMS: p.durationMS))  // played to its end: its whole length
         } else if !ended && !p.counted && p.lastMS < p.skipBeforeMS {
-            effects.append(.skipped(p.id))
+            effects.append(.skipped(p.id, atMS: p.lastMS))
         }
         if p.isPodcast && !p.episodeDone {
             effects.append(ended || p.lastMS >= p.episodeDoneAtMS ? .episodeFinished(p.id) : .bookmark(p.id, ms: p.lastMS))
@@ -66,7 +66,7 @@ extension Engine {
         var effects: [Effect] = []
         if !p.counted && p.lastMS >= p.playedAtMS {
             p.counted = true
-            effects.append(.played(p.id))
+            effects.append(.played(p.id, atMS: p.lastMS))
         }
         if p.isPodcast && !p.episodeDone && p.lastMS >= p.episodeDoneAtMS {
             p.episodeDone = true

@@ -122,6 +122,21 @@ CREATE TABLE scan_problems (
     reason      TEXT NOT NULL
 );
 
+CREATE TABLE scrobble_queue (
+    id             INTEGER PRIMARY KEY,   -- the order listens happened in
+    artist         TEXT NOT NULL,
+    album          TEXT NOT NULL,
+    title          TEXT NOT NULL,
+    track_number   INTEGER,
+    duration_s     INTEGER NOT NULL,
+    rating         TEXT NOT NULL CHECK (rating IN ('L', 'S')),
+    musicbrainz_trackid TEXT,
+    boot_id        TEXT NOT NULL,         -- /proc/sys/kernel/random/boot_id when it was listened to
+    start_boot_ms  INTEGER NOT NULL,      -- CLOCK_BOOTTIME (ms) when its play-through began
+    start_unix     INTEGER,               -- unix seconds it began; NULL until the wall clock is known right
+    log_offset     INTEGER                -- the log's size before the append holding its line; NULL: not appended
+);
+
 CREATE TABLE stickers (
     track_id  INTEGER NOT NULL REFERENCES tracks(id) ON DELETE CASCADE,
     name      TEXT NOT NULL,
