@@ -44,6 +44,12 @@ import Testing
         #expect(rows.map(\.rating) == [10, 8, 8])
         try plays.rate(songs[5], rating: 0)
         #expect(try ids(store, .topRated) == [songs[3], songs[7]])
+        // A rated podcast episode stays out, and pages agree with the ids.
+        let episode = try #require(try pool.read { try Int64.fetchOne($0, sql: "SELECT track_id FROM podcast_episodes") })
+        try plays.rate(episode, rating: 10)
+        #expect(try ids(store, .topRated) == [songs[3], songs[7]])
+        #expect(try store.count(of: .smart(.topRated)) == 2)
+        #expect(try store.rows(of: .smart(.topRated), in: 1..<5).map(\.id) == [songs[7]])
     }
 
     @Test func shortListsHoldTwentyFiveAndNoEpisodes() throws {

@@ -18,6 +18,10 @@ struct ListQuery {
     var arguments: StatementArguments = []
     /// For position-paged lists: the qualified `ord` column and the table it belongs to.
     var ord: (column: String, table: String)?
+    /// A list's own count and page statements (the page's arguments: LIMIT, OFFSET), where the
+    /// generic ones would read too much.
+    var count: String?
+    var page: String?
 
     init(_ list: BrowseList) {
         let songColumns = "t.id, t.title, t.artist AS detail, t.title_key AS sort_key"
@@ -55,6 +59,21 @@ struct ListQuery {
         case .smart(let smart):
             kind = .song
             (columns, from, order) = Self.smart(smart, songColumns: songColumns)
+            if smart == .topRated {
+                // Counted and paged over play_state's partial index alone (episodes left out by their
+                // small table), the tracks joined for the page's rows only: a walk past 5,000 rated
+                // songs never reads their wide rows.
+                let rated = """
+                    FROM play_state INDEXED BY play_state_rating WHERE rating >= \(Rating.topRatedMinimum)
+                    AND track_id NOT IN (SELECT track_id FROM podcast_episodes)
+                    """
+                count = "SELECT count(*) \(rated)"
+                page = """
+                    SELECT \(columns) FROM (SELECT track_id, rating, play_count \(rated)
+                    ORDER BY rating DESC, play_count DESC, track_id LIMIT ? OFFSET ?) p
+                    JOIN tracks t ON t.id = p.track_id ORDER BY \(order)
+                    """
+            }
         case .albumsOfArtist(let artist):
             kind = .album
             columns = "id, title, CAST(year AS TEXT) AS detail, sort_key"
@@ -158,6 +177,7 @@ struct ListQuery {
     }
 
     var countSQL: String {
+        if let count { return count }
         if let ord { return "SELECT ifnull(max(ord) + 1, 0) FROM \(ord.table)" }
         return "SELECT count(*) \(from)"
     }
@@ -168,6 +188,7 @@ struct ListQuery {
 
     /// The page statement's text (constant per list kind) and its arguments.
     func page(_ range: Range<Int>) -> (String, StatementArguments) {
+        if let page { return (page, arguments + [range.count, range.lowerBound]) }
         if let ord {
             return ("SELECT \(columns) \(from) AND \(ord.column) >= ? AND \(ord.column) < ? ORDER BY \(order)",
                     arguments + [range.lowerBound, range.upperBound])
