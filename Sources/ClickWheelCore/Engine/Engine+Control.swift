@@ -52,6 +52,9 @@ extension Engine {
             effects += setVolume(settings.volume + delta)
         case .random(let on):
             var new = settings
+            // MPD forgets the current song when random changes while stopped (`status` then names no
+            // `song`), so nothing is reordered around it; `play` starts a fresh order (`playCurrent`).
+            if player.status == .stopped, on != (settings.shuffle != .off) { player.current = nil }
             new.shuffle = on ? (settings.shuffle == .off ? .songs : settings.shuffle) : .off
             effects += apply(settings: new, persist: true)
             if new == settings { effects.append(.notify(.options)) }
@@ -92,11 +95,15 @@ extension Engine {
             }
             effects += shuffleRange(whole)
         case .clear:
-            guard !player.entries.isEmpty || player.status != .stopped else { return [] }
+            // As MPD: a new queue version and an idle `playlist` even when the queue was empty (a
+            // client's command list `clear` + a failing `add` still changed the queue).
+            let wasEmpty = player.entries.isEmpty && player.status == .stopped
             unshuffledOrder = nil
             player.entries.removeAll()
             stopAtEnd()
-            effects += [.playback(.stop), .playback(.replaceQueue([], current: nil)), .notify(.playlist), .notify(.player)]
+            effects.append(.notify(.playlist))
+            if wasEmpty { return [] }
+            effects += [.playback(.stop), .playback(.replaceQueue([], current: nil)), .notify(.player)]
         case .priority(let priority, let slices):
             let ranges = try slices.map { s throws(ControlError) in try range(of: s) ?? 0..<0 }
             for r in ranges { for i in r { player.entries.setPriority(priority, at: i) } }
@@ -162,7 +169,13 @@ extension Engine {
         case .paused: return setPaused(false)
         case .stopped:
             guard !player.entries.isEmpty else { return [] }
-            return startEntry(player.current.flatMap { player.entries.indices.contains($0) ? $0 : nil } ?? 0)
+            if let current = player.current, player.entries.indices.contains(current) { return startEntry(current) }
+            guard settings.shuffle != .off else { return startEntry(0) }
+            // Shuffle on and nothing current (MPD's random order starts anew): a random entry first,
+            // the queue shuffled around it, as when Shuffle turns on while a song plays.
+            player.current = Int.random(in: player.entries.indices, using: &random)
+            let effects = reshuffle()
+            return effects + startEntry(player.current ?? 0)
         }
     }
 
