@@ -13,6 +13,7 @@ extension Engine {
         }
         // Resume and play counts look at what the request did, as after any event.
         effects = afterEvent(.tick(now), effects)
+        playedTime.update(playing: player.status == .playing, at: now)
         if let frame = renderIfChanged() { effects.append(.render(frame)) }
         return ControlOutcome(result: result, effects: effects)
     }
