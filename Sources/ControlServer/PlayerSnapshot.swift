@@ -96,13 +96,16 @@ public struct ScreenSnapshot: Sendable, Hashable {
     public var cursor: Int
     public var count: Int
     public var depth: Int
+    /// The screen's stable name (`menu:`, `MenuCatalog.identifier(of:)`): `main`, `music.artists`, …
+    public var menu: String
 
-    public init(rows: [String], title: String, cursor: Int, count: Int, depth: Int) {
+    public init(rows: [String], title: String, cursor: Int, count: Int, depth: Int, menu: String) {
         self.rows = rows
         self.title = title
         self.cursor = cursor
         self.count = count
         self.depth = depth
+        self.menu = menu
     }
 }
 

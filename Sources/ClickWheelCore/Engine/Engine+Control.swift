@@ -52,10 +52,10 @@ extension Engine {
         case .changeVolume(let delta):
             effects += setVolume(settings.volume + delta)
         case .random(let on):
-            var new = settings
             // MPD forgets the current song when random changes while stopped (`status` then names no
             // `song`), so nothing is reordered around it; `play` starts a fresh order (`playCurrent`).
             if player.status == .stopped, on != (settings.shuffle != .off) { player.current = nil }
+            var new = settings
             new.shuffle = on ? (settings.shuffle == .off ? .songs : settings.shuffle) : .off
             effects += apply(settings: new, persist: true)
             if new == settings { effects.append(.notify(.options)) }
@@ -101,9 +101,9 @@ extension Engine {
             let wasEmpty = player.entries.isEmpty && player.status == .stopped
             unshuffledOrder = nil
             player.entries.removeAll()
-            stopAtEnd()
             effects.append(.notify(.playlist))
             if wasEmpty { return [] }
+            stopAtEnd()
             effects += [.playback(.stop), .playback(.replaceQueue([], current: nil)), .notify(.player)]
         case .priority(let priority, let slices):
             let ranges = try slices.map { s throws(ControlError) in try range(of: s) ?? 0..<0 }
@@ -305,11 +305,13 @@ extension Engine {
 }
 
 extension Engine {
-    /// Where the user is: the page's title, cursor, number of lines and stack depth (the control
-    /// socket's `screen` extension).
-    public mutating func position() -> (title: String, cursor: Int, count: Int, depth: Int) {
+    /// Where the user is: the page's title, cursor, number of lines, stack depth and the screen's
+    /// stable name (`MenuCatalog.identifier(of:)`), for the control socket's `screen` extension.
+    public mutating func position() -> (title: String, cursor: Int, count: Int, depth: Int, menu: String) {
         let page = top
         let title = title(of: page.destination)
-        return (title, page.cursor, lineCount(of: page.destination), stack.count)
+        // The Wheel calibration covers the page it was opened over (`view()` draws it first).
+        let menu = wheelSetup == nil ? MenuCatalog.identifier(of: page.destination) : MenuCatalog.wheelSetupIdentifier
+        return (title, page.cursor, lineCount(of: page.destination), stack.count, menu)
     }
 }
