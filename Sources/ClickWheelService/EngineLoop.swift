@@ -241,7 +241,8 @@ public final class EngineLoop: @unchecked Sendable {
         dispatchPrecondition(condition: .onQueue(queue))
         let lines = engine.frame?.lines ?? engine.currentFrame().lines
         let p = engine.position()
-        return ScreenSnapshot(rows: lines, title: p.title, cursor: p.cursor, count: p.count, depth: p.depth, menu: p.menu)
+        return ScreenSnapshot(
+            rows: lines, title: p.title, cursor: p.cursor, count: p.count, depth: p.depth, menu: p.menu)
     }
 
     /// A write to the library database; a failure is one log line and the service goes on.

@@ -20,7 +20,8 @@ import Testing
         let lists: [(ListSource, String)] = [
             (.onTheGo, "music.playlists.onthego"), (.library(.playlists), "music.playlists"),
             (.library(.songsOfPlaylist(1)), "music.playlists.songs"), (.library(.artists), "music.artists"),
-            (.library(.albumsOfArtist(1)), "music.artists.albums"), (.library(.songsOfArtist(1)), "music.artists.songs"),
+            (.library(.albumsOfArtist(1)), "music.artists.albums"),
+            (.library(.songsOfArtist(1)), "music.artists.songs"),
             (.library(.albums), "music.albums"), (.library(.songsOfAlbum(1)), "music.albums.songs"),
             (.library(.songs), "music.songs"), (.library(.genres), "music.genres"),
             (.library(.artistsOfGenre(1)), "music.genres.artists"),
@@ -35,14 +36,15 @@ import Testing
     }()
 
     @Test func namesAreDistinctDottedLowerCaseWordsListedInTheReadme() throws {
-        let root = URL(filePath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        let readme = try String(contentsOf: root.appending(path: "README.md"), encoding: .utf8)
+        let tests = URL(filePath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        let readme = try String(contentsOf: tests.deletingLastPathComponent().appending(path: "README.md"), encoding: .utf8)
         var seen = Set<String>()
         let made = Self.named.map { MenuCatalog.identifier(of: $0.0) } + [MenuCatalog.wheelSetupIdentifier]
         #expect(made == Self.named.map(\.1) + ["settings.wheel"])
         for made in made {
             #expect(seen.insert(made).inserted, "\(made) twice")
-            #expect(made.split(separator: ".").allSatisfy { !$0.isEmpty && $0.allSatisfy { $0 >= "a" && $0 <= "z" } }, "\(made)")
+            let words = made.split(separator: ".", omittingEmptySubsequences: false)
+            #expect(words.allSatisfy { !$0.isEmpty && $0.allSatisfy { $0 >= "a" && $0 <= "z" } }, "\(made)")
             #expect(readme.contains("`\(made)`"), "README.md does not list \(made)")
         }
         // The name is the kind of screen: another title or row id gives the same.

@@ -46,7 +46,8 @@ import Testing
     /// The tag may come in a later scan than the artist's row: the row takes it then.
     @Test func aSortTagFoundInALaterScanMovesTheArtist() throws {
         try write("N/1.mp3", [("TIT2", "One"), ("TPE1", "Nina Nilsen"), ("TALB", "N")])
-        try write("O/1.mp3", [("TIT2", "Duet"), ("TPE1", "Guest Singer"), ("TPE2", "Marguerite Olsen"), ("TALB", "Songs")])
+        try write("O/1.mp3", [("TIT2", "Duet"), ("TPE1", "Guest Singer"), ("TPE2", "Marguerite Olsen"),
+                              ("TALB", "Songs")])
         let pool = try LibraryDatabase.open(at: dir.file("lib.sqlite").path)
         try index(music, into: pool)
         #expect(try artists(pool) == ["Marguerite Olsen", "Nina Nilsen"])
