@@ -10,13 +10,15 @@ import NamedThreads
 /// engine has the shell run (Settings → Shut Down / Restart).
 extension EngineLoop: PlayerStateSource {
     /// The engine's playback state as last published: no wait for the queue, so cheap enough for the
-    /// control server's event loop. While playing, the elapsed time runs on from the last position
-    /// report at the real-time rate (as MPD computes it), at most `positionSlackMS` past it.
+    /// control server's event loop. While playing, the elapsed time (and the time played) runs on from
+    /// the last position report at the real-time rate (as MPD computes it), at most `positionSlackMS`
+    /// past it.
     public func snapshot() -> PlayerSnapshot {
         var (s, at) = publishedState()
         if s.status == .playing {
             let ran = (MonotonicClock.now().microseconds - at.microseconds) / 1000
             s.elapsedMS += Int(min(max(0, ran), Self.positionSlackMS))
+            s.playedMS += min(max(0, ran), Self.positionSlackMS)
         }
         return s
     }

@@ -248,7 +248,8 @@ public final class EngineLoop: @unchecked Sendable {
         dispatchPrecondition(condition: .onQueue(queue))
         let lines = engine.frame?.lines ?? engine.currentFrame().lines
         let p = engine.position()
-        return ScreenSnapshot(rows: lines, title: p.title, cursor: p.cursor, count: p.count, depth: p.depth)
+        return ScreenSnapshot(
+            rows: lines, title: p.title, cursor: p.cursor, count: p.count, depth: p.depth, menu: p.menu)
     }
 
     /// A play, skip or rating was stored: the smart playlists on screen are read again (after this

@@ -19,6 +19,9 @@ public struct PlayerSnapshot: Sendable, Hashable {
     public var consume: Bool
     /// The library update job running now (MPD's `updating_db`), if any.
     public var updatingJob: Int?
+    /// How long the player has played since the service started, at the engine's last event (MPD's
+    /// `playtime` in `stats`).
+    public var playedMS: Int64
 
     public init(
         status: Player.Status = .stopped, queue: PlayQueue = PlayQueue(), current: Int? = nil, elapsedMS: Int = 0,
@@ -35,6 +38,7 @@ public struct PlayerSnapshot: Sendable, Hashable {
         self.single = single
         self.consume = consume
         updatingJob = nil
+        playedMS = 0
     }
 
     /// The snapshot of an engine's state.
@@ -44,6 +48,7 @@ public struct PlayerSnapshot: Sendable, Hashable {
             elapsedMS: engine.player.elapsedMS, volume: engine.settings.volume, random: engine.settings.shuffle != .off,
             repeatOn: engine.settings.repeatMode != .off, single: engine.mpdSingle, consume: engine.player.consume)
         next = currentPosition.flatMap { engine.entry(after: $0) }.flatMap { queue.indices.contains($0) ? $0 : nil }
+        playedMS = engine.playedMS
     }
 
     /// The current entry's position, when it is in the queue.
@@ -91,13 +96,16 @@ public struct ScreenSnapshot: Sendable, Hashable {
     public var cursor: Int
     public var count: Int
     public var depth: Int
+    /// The screen's stable name (`menu:`, `MenuCatalog.identifier(of:)`): `main`, `music.artists`, …
+    public var menu: String
 
-    public init(rows: [String], title: String, cursor: Int, count: Int, depth: Int) {
+    public init(rows: [String], title: String, cursor: Int, count: Int, depth: Int, menu: String) {
         self.rows = rows
         self.title = title
         self.cursor = cursor
         self.count = count
         self.depth = depth
+        self.menu = menu
     }
 }
 

@@ -34,19 +34,22 @@ struct CalibrateCommand: ParsableCommand {
     @Flag(help: "Write the result into the configuration file.")
     var write = false
 
+    // The numeric options take the next word even when it starts with a dash, so `--timeout -1` gets
+    // validate()'s range message rather than "Missing value".
     @Option(
+        parsing: .unconditional,
         help: ArgumentHelp(
             "Rotary encoder: detents per full turn (default: 20 or 24); touch ring: steps per turn (default 24).",
             valueName: "N"))
     var detents: Int?
 
-    @Option(help: ArgumentHelp("Seconds to wait for each step to start.", valueName: "S"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Seconds to wait for each step to start.", valueName: "S"))
     var timeout: Double = 30
 
-    @Option(help: ArgumentHelp("Seconds of stillness that end a turning step.", valueName: "S"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Seconds of stillness that end a turning step.", valueName: "S"))
     var settle: Double = 1.5
 
-    @Option(help: ArgumentHelp("Tries per step before giving up.", valueName: "N"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Tries per step before giving up.", valueName: "N"))
     var attempts: Int = 3
 
     @Option(help: .hidden)

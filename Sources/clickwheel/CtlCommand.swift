@@ -26,10 +26,16 @@ struct CtlCommand: ParsableCommand {
     @Flag(help: "With screen: print the screen again at every new frame until interrupted.")
     var follow = false
 
-    @Argument(help: "The action and its arguments.")
+    /// `.allUnrecognized`: a negative number (`wheel -1`) is an argument here, not an unknown option;
+    /// anything else that looks like an option is refused by `validate()` as an unknown action.
+    @Argument(parsing: .allUnrecognized, help: "The action and its arguments.")
     var action: [String]
 
+    /// The action's words, without the `--` that may end the options (`ctl -- wheel -1`).
+    private var words: [String] { action.first == "--" ? Array(action.dropFirst()) : action }
+
     func validate() throws {
+        let action = words
         guard let verb = action.first else { throw ValidationError("name an action: wheel, press, hold, screen or send") }
         let counts: [String: ClosedRange<Int>] = ["wheel": 1...1, "press": 1...1, "hold": 1...2, "screen": 0...0, "send": 1...1]
         guard let range = counts[verb] else { throw ValidationError("unknown action '\(verb)'") }
@@ -46,6 +52,7 @@ struct CtlCommand: ParsableCommand {
         } catch {
             throw Failure.exit(command: "clickwheel ctl", "cannot reach ClickWheel at \(path): \(error)")
         }
+        let action = words
         let verb = action[0]
         let line: String
         switch verb {

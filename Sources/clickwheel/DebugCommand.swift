@@ -23,10 +23,11 @@ struct DebugInput: ParsableCommand {
     @Argument(help: "A device node such as /dev/input/event0 (default: every wheel, touchpad and button device).")
     var device: String?
 
-    @Option(help: ArgumentHelp("Rotary encoder events per detent.", valueName: "1|2|4"))
+    // Numeric options take the next word even when it starts with a dash (`-2` gets the range message).
+    @Option(parsing: .unconditional, help: ArgumentHelp("Rotary encoder events per detent.", valueName: "1|2|4"))
     var stepsPerDetent: Int = 1
 
-    @Option(help: ArgumentHelp("Touch ring: degrees per wheel step.", valueName: "DEG"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Touch ring: degrees per wheel step.", valueName: "DEG"))
     var degreesPerStep: Double = 15
 
     @Flag(help: "Also print the SYN_REPORT lines.")
@@ -34,6 +35,8 @@ struct DebugInput: ParsableCommand {
 
     func validate() throws {
         guard [1, 2, 4].contains(stepsPerDetent) else { throw ValidationError("--steps-per-detent must be 1, 2 or 4") }
+        // The range the configuration file's degrees_per_step takes.
+        guard (1...180).contains(degreesPerStep) else { throw ValidationError("--degrees-per-step must be 1–180") }
     }
 
     func run() throws {

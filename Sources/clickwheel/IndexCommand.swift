@@ -35,7 +35,10 @@ struct IndexCommand: ParsableCommand {
     @Flag(name: .long, help: "Print the summary as one JSON object on stdout.")
     var json = false
 
-    @Option(name: .long, help: ArgumentHelp("Reading threads (default: the number of cores).", valueName: "N"))
+    // `.unconditional`: `--threads -1` gets the range message, not "Missing value".
+    @Option(
+        name: .long, parsing: .unconditional,
+        help: ArgumentHelp("Reading threads (default: the number of cores).", valueName: "N"))
     var threads: Int?
 
     /// Music folder and database from the flags, the environment, the configuration file, the defaults.

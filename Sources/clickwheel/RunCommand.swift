@@ -39,10 +39,11 @@ struct RunCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("An input: auto (every evdev wheel, touchpad and button device, plus the keyboard on a terminal), keyboard, none, or a /dev/input/… path (repeatable).", valueName: "INPUT"))
     var input: [String] = []
 
-    @Option(help: ArgumentHelp("Rotary encoder events per detent.", valueName: "1|2|4"))
+    // Numeric options take the next word even when it starts with a dash (`-2` gets the range message).
+    @Option(parsing: .unconditional, help: ArgumentHelp("Rotary encoder events per detent.", valueName: "1|2|4"))
     var stepsPerDetent: String?
 
-    @Option(help: ArgumentHelp("Touch ring: degrees per wheel step.", valueName: "DEG"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Touch ring: degrees per wheel step.", valueName: "DEG"))
     var degreesPerStep: String?
 
     @Flag(help: "Clockwise moves up instead of down.")

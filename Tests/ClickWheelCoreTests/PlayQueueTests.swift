@@ -62,6 +62,46 @@ import Testing
         #expect(h.engine.player.currentSongID == 3 && h.engine.player.current == 2)
     }
 
+    /// MPD forgets the current song when `random` changes while stopped (`status` then names no `song`
+    /// or `nextsong`) and leaves the queue as it is; `play` then starts a fresh random order, and
+    /// `random 0` gives the list order back.
+    @Test func randomWhileStoppedForgetsTheCurrentSongAndPlayStartsAFreshOrder() {
+        var h = Self.engine()
+        Self.control(&h, .add([1, 2, 3, 4, 5, 6], at: nil))
+        Self.control(&h, .play(position: 2))
+        Self.control(&h, .stop)
+        #expect(h.engine.player.current == 2)
+        let listIDs = h.engine.player.entries.ids, version = h.engine.player.entries.version
+        Self.control(&h, .random(true))
+        #expect(h.engine.player.current == nil)
+        #expect(h.engine.player.entries.ids == listIDs && h.engine.player.entries.version == version)
+        Self.control(&h, .play(position: nil))
+        #expect(h.engine.player.status == .playing && h.engine.player.current == 0)
+        #expect(h.engine.player.entries.ids != listIDs && Set(h.engine.player.entries.ids) == Set(listIDs))
+        Self.control(&h, .stop)
+        Self.control(&h, .random(false))
+        #expect(h.engine.player.current == nil && h.engine.player.entries.ids == listIDs)
+        // While playing, random keeps the current song (MPD too).
+        Self.control(&h, .play(position: 4))
+        Self.control(&h, .random(true))
+        #expect(h.engine.player.currentSongID == listIDs[4] && h.engine.player.current == 0)
+        // Setting random to what it is already forgets nothing.
+        Self.control(&h, .stop)
+        Self.control(&h, .random(true))
+        #expect(h.engine.player.currentSongID == listIDs[4])
+    }
+
+    /// MPD's `clear` is a new queue version even on an empty queue: a command list `clear` + a
+    /// failing `add` changed the queue for its clients.
+    @Test func clearOnAnEmptyQueueIsANewVersion() {
+        var h = Self.engine()
+        let version = h.engine.player.entries.version
+        Self.control(&h, .clear)
+        #expect(h.engine.player.entries.version == version + 1)
+        #expect(h.engine.control(.clear, at: h.now).effects.contains(.notify(.playlist)))
+        #expect(h.engine.player.entries.version == version + 2)
+    }
+
     @Test func errorsNameMPDsReasons() {
         var h = Self.engine()
         #expect(Self.control(&h, .next) == .failure(.notPlaying))

@@ -224,6 +224,7 @@ import Testing
         #expect(c.roundTrip("press select") == "OK\n")
         screen = c.roundTrip("screen")
         #expect(Self.field(screen, "title") == "Music" && Self.field(screen, "depth") == "2")
+        #expect(screen.hasSuffix("depth: 2\nmenu: music\nOK\n"))  // the stable name comes last
         #expect(c.roundTrip("wheel 2") == "OK\n")
         #expect(Self.field(c.roundTrip("screen"), "cursor") == "2")
         #expect(c.roundTrip("press menu") == "OK\n")

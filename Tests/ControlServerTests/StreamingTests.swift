@@ -34,7 +34,20 @@ import Testing
             for s in tree.files { song(s) }
             return out + "OK\n"
         }
-        if songs.isEmpty, !uri.isEmpty { return "ACK [50@0] {\(command)} No such directory\n" }
+        if songs.isEmpty, !uri.isEmpty {
+            // A song's own path lists that song, as MPD.
+            let parent = (uri as NSString).deletingLastPathComponent
+            guard let s = try Catalog(pool).songs(under: parent).first(where: { $0.path == uri }) else {
+                return "ACK [50@0] {\(command)} No such directory\n"
+            }
+            song(s)
+            return out + "OK\n"
+        }
+        // The folder itself first (not the music folder), with its newest song's time, as MPD.
+        if !uri.isEmpty, let newest = songs.map(\.modified).max() {
+            out += "directory: \(uri)\n"
+            if command == "listallinfo" { out += "Last-Modified: \(Self.stamp(newest))\n" }
+        }
         WholeArrayTree.walk(songs, base: uri) { entry in
             switch entry {
             case .directory(let path, let modified):
@@ -121,6 +134,9 @@ import Testing
         #expect(c.roundTrip("listallinfo") == (try Self.reference("listallinfo", uri: "", tags: ["Title", "Genre"])))
         #expect(c.roundTrip("listallinfo \"Nope\"") == "ACK [50@0] {listallinfo} No such directory\n")
         #expect(c.roundTrip("listall \"Durations/01 CBR\"") == "ACK [50@0] {listall} No such directory\n")
+        // A folder's listing begins with the folder; a song's path lists the song (both as MPD).
+        #expect(c.roundTrip("listall \"Podcasts\"").hasPrefix("directory: Podcasts\ndirectory: Podcasts/Show Name\nfile: "))
+        #expect(c.roundTrip("listall \"Durations/01 CBR Info.mp3\"") == "file: Durations/01 CBR Info.mp3\nOK\n")
     }
 
     /// A client that hangs up during a long listing stops it: once the streaming writer hears that its
@@ -182,7 +198,7 @@ import Testing
         var client = commands.newClient()
         let all = Set(MPDTag.tagtypes.map(\.name))
         for uri in ["", "a", "a/b", "zz", "a/b/c", "a/x.mp3", "a/nope", "a/b-c.mp3"] {
-            for command in ["listallinfo", "listall", "lsinfo"] where command == "lsinfo" || !uri.hasSuffix(".mp3") {
+            for command in ["listallinfo", "listall", "lsinfo"] {
                 let line = uri.isEmpty ? command : "\(command) \"\(uri)\""
                 let result = commands.execute(MPDCommandBatch(mode: .single, lines: [Array(line.utf8)]), client: &client)
                 #expect(Self.withoutSmartPlaylists(String(decoding: result.output, as: UTF8.self)) == (try Self.reference(command, uri: uri, tags: all, pool: pool)), "\(line)")

@@ -55,10 +55,15 @@ struct WholeArrayTree {
         for song in tree.files { visit(.song(song)) }
     }
 
-    /// The answer of `listallinfo` (or `listall`) below `base` with these tag types, made from the
-    /// walk with `SongWriter` (sanitised values), `OK` included.
+    /// The answer of `listallinfo` (or `listall`) of `base` with these tag types, made from the
+    /// walk with `SongWriter` (sanitised values), `OK` included: `base` itself first (not the music
+    /// folder), with its newest song's time, as MPD begins with the folder.
     static func listing(_ command: String, _ songs: [SongRecord], base: String, tags: Set<String>) -> [UInt8] {
         var w = MPDResponseWriter()
+        if !base.isEmpty, let newest = songs.map(\.modified).max() {
+            w.field("directory", base)
+            if command == "listallinfo" { w.field("Last-Modified", SongWriter.timestamp(newest)) }
+        }
         walk(songs, base: base) { entry in
             switch entry {
             case .directory(let path, let modified):

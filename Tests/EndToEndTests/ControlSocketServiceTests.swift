@@ -76,6 +76,38 @@ import Testing
         #expect(try s.mpc("status").split(separator: "\n").count == 1)
     }
 
+    /// A negative number is an argument, not an unknown option: `ctl wheel -1` turns the wheel back, and
+    /// the numeric options take theirs to their range checks (64 with the range, not "Missing value").
+    @Test func negativeNumbersReachTheirCommands() throws {
+        let s = try Service()
+        #expect(try s.ctl("press", "select").status == 0)
+        #expect(try s.ctl("wheel", "3").status == 0)
+        var r = try s.ctl("wheel", "-1")
+        #expect(r.status == 0, "\(r.stderr)")
+        r = try s.ctl("send", "screen")
+        #expect(r.stdout.contains("cursor: 2\n") && r.stdout.contains("menu: music\n"), "\(r.stdout)")
+        #expect(try s.ctl("--", "wheel", "-2").status == 0)
+        #expect(try s.ctl("send", "screen").stdout.contains("cursor: 0\n"))
+        r = try s.ctl("wheel", "-x")
+        #expect(r.status == 64 && r.stderr.contains("wheel takes a whole number of steps"), "\(r.stderr)")
+        r = try s.ctl("--bogus", "screen")
+        #expect(r.status == 64 && r.stderr.contains("unknown action '--bogus'"), "\(r.stderr)")
+        r = try s.ctl("hold", "menu", "-5")  // the service's own check
+        #expect(r.status == 1 && r.stderr.contains("ACK [2@0] {hold}"), "\(r.stderr)")
+        let binary = TerminalDemoTests.binary
+        for (args, message) in [
+            (["index", "--music", s.dir.path, "--threads", "-1"], "--threads must be at least 1"),
+            (["calibrate", "--timeout", "-1"], "--timeout, --settle and --attempts must be positive"),
+            (["calibrate", "--detents", "-24"], "--detents must be 2–360"),
+            (["debug", "input", "--steps-per-detent", "-2", "/dev/null"], "--steps-per-detent must be 1, 2 or 4"),
+            (["debug", "input", "--degrees-per-step", "-15", "/dev/null"], "--degrees-per-step must be 1–180"),
+            (["run", "--music", s.dir.path, "--degrees-per-step", "-15"], "must be a number of degrees, 1–180"),
+        ] {
+            let r = try ChildProcess.run(binary, args)
+            #expect(r.status == 64 && r.stderr.contains(message), "\(args): \(r.stderr)")
+        }
+    }
+
     @Test func ctlDrivesTheScreenAndExitsCleanly() throws {
         let s = try Service()
         var r = try s.ctl("screen")

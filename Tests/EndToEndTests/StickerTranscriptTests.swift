@@ -4,7 +4,7 @@ import Testing
 
 /// The `sticker` command of the real `clickwheel run`, line by line against a real MPD 0.23.12 with a
 /// sticker database (`Transcripts/stickers.txt`, recorded with `contrib/dev/record-transcript.py
-/// --bodies`: every line of every answer), then the device's own names (playCount, rating, …) and
+/// --full`: every line of every answer), then the device's own names (playCount, rating, …) and
 /// the read-only smart playlists in a last section of ClickWheel's own answers.
 @Suite(.serialized) struct StickerTranscriptTests {
     struct Request: Sendable {

@@ -1,14 +1,15 @@
 #!/usr/bin/env python3
 """Plays a list of request lines to an MPD-protocol socket and writes each answer's last line.
 
-Usage: record-transcript.py [--bodies] SOCKET < commands.txt > transcript.txt
+Usage: record-transcript.py [--full] SOCKET < commands.txt > transcript.txt
 
 The input holds `# comments`, `## section` headers and `C: line` requests. Each section runs on a
-connection of its own; `{id}` in a request stands for the Id the section's last `addid` answered.
-The output repeats the input with an `S: OK` or `S: ACK …` line after every request: the answer a
-test then expects byte for byte. Record against a real MPD (see Tests/EndToEndTests/Transcripts/)
-to make a fixture; run it against ClickWheel to see where the two differ. With --bodies every line
-of each answer is written (`S: sticker: rating=7`, …), not only the last.
+connection of its own; `{id}` in a request stands for the Id the section's last `addid` answered,
+and `\n` for a line break (a command list sent as one request). The output repeats the input with
+an `S: OK` or `S: ACK …` line after every request: the answer a test then expects byte for byte;
+with `--full`, every line of the answer, each as an `S: ` line. Record against a real MPD (see
+Tests/EndToEndTests/Transcripts/) to make a fixture; run it against ClickWheel to see where the two
+differ.
 """
 import socket
 import sys
@@ -39,8 +40,9 @@ class Connection:
 
 
 def main():
-    bodies = "--bodies" in sys.argv[1:]
-    path = [a for a in sys.argv[1:] if a != "--bodies"][0]
+    args = sys.argv[1:]
+    full = "--full" in args
+    path = [a for a in args if a != "--full"][0]
     conn = None
     last_id = None
     for raw in sys.stdin:
@@ -55,12 +57,12 @@ def main():
         elif line.startswith("C: "):
             if conn is None:
                 conn = Connection(path)
-            request = line[3:].replace("{id}", last_id or "")
+            request = line[3:].replace("{id}", last_id or "").replace("\\n", "\n")
             body, final = conn.request(request)
             for field in body:
                 if request.startswith("addid") and field.startswith("Id: "):
                     last_id = field[4:]
-                if bodies:
+                if full:
                     print("S: " + field)
             print("S: " + final)
     if conn:

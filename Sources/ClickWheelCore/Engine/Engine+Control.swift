@@ -13,6 +13,7 @@ extension Engine {
         }
         // Resume and play counts look at what the request did, as after any event.
         effects = afterEvent(.tick(now), effects)
+        playedTime.update(playing: player.status == .playing, at: now)
         if let frame = renderIfChanged() { effects.append(.render(frame)) }
         return ControlOutcome(result: result, effects: effects)
     }
@@ -51,6 +52,9 @@ extension Engine {
         case .changeVolume(let delta):
             effects += setVolume(settings.volume + delta)
         case .random(let on):
+            // MPD forgets the current song when random changes while stopped (`status` then names no
+            // `song`), so nothing is reordered around it; `play` starts a fresh order (`playCurrent`).
+            if player.status == .stopped, on != (settings.shuffle != .off) { player.current = nil }
             var new = settings
             new.shuffle = on ? (settings.shuffle == .off ? .songs : settings.shuffle) : .off
             effects += apply(settings: new, persist: true)
@@ -92,11 +96,15 @@ extension Engine {
             }
             effects += shuffleRange(whole)
         case .clear:
-            guard !player.entries.isEmpty || player.status != .stopped else { return [] }
+            // As MPD: a new queue version and an idle `playlist` even when the queue was empty (a
+            // client's command list `clear` + a failing `add` still changed the queue).
+            let wasEmpty = player.entries.isEmpty && player.status == .stopped
             unshuffledOrder = nil
             player.entries.removeAll()
+            effects.append(.notify(.playlist))
+            if wasEmpty { return [] }
             stopAtEnd()
-            effects += [.playback(.stop), .playback(.replaceQueue([], current: nil)), .notify(.playlist), .notify(.player)]
+            effects += [.playback(.stop), .playback(.replaceQueue([], current: nil)), .notify(.player)]
         case .priority(let priority, let slices):
             let ranges = try slices.map { s throws(ControlError) in try range(of: s) ?? 0..<0 }
             for r in ranges { for i in r { player.entries.setPriority(priority, at: i) } }
@@ -162,7 +170,13 @@ extension Engine {
         case .paused: return setPaused(false)
         case .stopped:
             guard !player.entries.isEmpty else { return [] }
-            return startEntry(player.current.flatMap { player.entries.indices.contains($0) ? $0 : nil } ?? 0)
+            if let current = player.current, player.entries.indices.contains(current) { return startEntry(current) }
+            guard settings.shuffle != .off else { return startEntry(0) }
+            // Shuffle on and nothing current (MPD's random order starts anew): a random entry first,
+            // the queue shuffled around it, as when Shuffle turns on while a song plays.
+            player.current = Int.random(in: player.entries.indices, using: &random)
+            let effects = reshuffle()
+            return effects + startEntry(player.current ?? 0)
         }
     }
 
@@ -291,11 +305,13 @@ extension Engine {
 }
 
 extension Engine {
-    /// Where the user is: the page's title, cursor, number of lines and stack depth (the control
-    /// socket's `screen` extension).
-    public mutating func position() -> (title: String, cursor: Int, count: Int, depth: Int) {
+    /// Where the user is: the page's title, cursor, number of lines, stack depth and the screen's
+    /// stable name (`MenuCatalog.identifier(of:)`), for the control socket's `screen` extension.
+    public mutating func position() -> (title: String, cursor: Int, count: Int, depth: Int, menu: String) {
         let page = top
         let title = title(of: page.destination)
-        return (title, page.cursor, lineCount(of: page.destination), stack.count)
+        // The Wheel calibration covers the page it was opened over (`view()` draws it first).
+        let menu = wheelSetup == nil ? MenuCatalog.identifier(of: page.destination) : MenuCatalog.wheelSetupIdentifier
+        return (title, page.cursor, lineCount(of: page.destination), stack.count, menu)
     }
 }

@@ -159,3 +159,8 @@ extension Engine {
         return currentTrack
     }
 }
+
+extension Engine {
+    /// Milliseconds played since the start, up to the last event (`playedTime`; MPD's `playtime`).
+    public var playedMS: Int64 { playedTime.milliseconds(at: now) }
+}

@@ -106,14 +106,17 @@ extension Engine {
         return [.playback(.replaceQueue(player.queue, current: player.current)), .notify(.playlist)]
     }
 
-    /// Re-orders the queue after Shuffle changed, keeping the current track playing.
+    /// Re-orders the queue after Shuffle changed, keeping the current track playing. Turning it off
+    /// restores the list order with or without a current track; turning it on with none current waits
+    /// for the next `play` (`playCurrent`).
     mutating func reshuffle() -> [Effect] {
-        guard let currentSongID = player.currentSongID else { return [] }
+        let currentSongID = player.currentSongID
         if settings.shuffle == .off {
             guard let original = unshuffledOrder else { return [] }
             unshuffledOrder = nil
             player.entries.reorder(byIDs: original)
         } else {
+            guard let currentSongID else { return [] }
             // The list order without songs removed since, and with songs added since at its end.
             let entryIndex = Dictionary(uniqueKeysWithValues: player.entries.ids.enumerated().map { ($1, $0) })
             var base = (unshuffledOrder ?? []).filter { entryIndex[$0] != nil }
@@ -125,7 +128,7 @@ extension Engine {
             let (order, _) = shuffled(tracks, keepingFirst: first, by: settings.shuffle)
             player.entries.reorder(byIDs: order.map { base[$0] })
         }
-        player.current = player.entries.index(ofID: currentSongID) ?? 0
+        player.current = currentSongID.map { player.entries.index(ofID: $0) ?? 0 }
         return [.playback(.replaceQueue(player.queue, current: player.current)), .notify(.playlist)]
     }
 

@@ -50,6 +50,9 @@ public struct Engine: Sendable {
     var goodbye = false
     /// Settings → Wheel's calibration, on screen while not nil (`Engine+WheelSetup`).
     public internal(set) var wheelSetup: WheelSetup?
+    /// How long the player has played since the start (MPD's `playtime`), brought up to date after
+    /// every event and control request.
+    public internal(set) var playedTime = PlayedTime()
 
     public init(library: any LibraryReading, configuration: EngineConfiguration, settings: Settings = Settings()) {
         self.library = library
@@ -97,6 +100,7 @@ public struct Engine: Sendable {
             wheelSetupSaved(outcome)
         }
         effects = afterEvent(event, effects)
+        playedTime.update(playing: player.status == .playing, at: now)
         if let frame = renderIfChanged() { effects.append(.render(frame)) }
         return effects
     }

@@ -102,7 +102,7 @@ public struct PlayQueue: Hashable, Sendable {
     }
 
     public mutating func removeAll() {
-        guard !entries.isEmpty else { return }
+        // MPD's `clear`: a new version even when the queue was already empty.
         change { $0.removeAll() }
     }
 

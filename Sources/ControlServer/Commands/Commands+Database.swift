@@ -40,7 +40,8 @@ extension ControlCommands {
         }
     }
 
-    /// `listall [URI]`: every folder and song path below URI.
+    /// `listall [URI]`: the folder URI itself (unless the music folder) and every folder and song path
+    /// below it; a song's own path lists that song (as MPD).
     static func listall(_ ctx: inout MPDContext, _ req: MPDRequest, _ w: inout MPDResponseWriter) throws(MPDError) {
         let uri = try MusicPath.normalize(req.arguments.first, command: "listall")
         try writeTree(under: uri, &ctx, &w, directory: { path, _, w in
@@ -48,7 +49,8 @@ extension ControlCommands {
         }, song: { song, out in SongLines.file(song, into: &out) })
     }
 
-    /// `listallinfo [URI]`: every folder and song block below URI.
+    /// `listallinfo [URI]`: the folder URI itself (unless the music folder) and every folder and song
+    /// block below it; a song's own path lists that song's block (as MPD).
     static func listallinfo(_ ctx: inout MPDContext, _ req: MPDRequest, _ w: inout MPDResponseWriter) throws(MPDError) {
         let uri = try MusicPath.normalize(req.arguments.first, command: "listallinfo")
         let lines = SongLines(tags: SongWriter.Tags(ctx.client.tagTypes))
@@ -188,16 +190,26 @@ extension ControlCommands {
         for song in try playlistSongs(&ctx, req) { SongWriter.write(song, tags: ctx.client.tagTypes, into: &w) }
     }
 
-    /// Writes every directory and song below `uri` in MPD's listing order (`DirectoryStream`), from the
-    /// songs kept in memory (`LibrarySongs`), as MPD writes from its in-memory database: the answer
-    /// streams out through the writer as it is made (a slow reader pauses it on its connection's own
-    /// queue, holding no database reader), and stops when its client is gone.
+    /// Writes the folder `uri` and every directory and song below it in MPD's listing order
+    /// (`DirectoryStream`), from the songs kept in memory (`LibrarySongs`), as MPD writes from its
+    /// in-memory database: the answer streams out through the writer as it is made (a slow reader
+    /// pauses it on its connection's own queue, holding no database reader), and stops when its client
+    /// is gone. MPD begins with the folder itself (the music folder excepted), and lists a song's own
+    /// path as that song.
     private static func writeTree(
         under uri: String, _ ctx: inout MPDContext, _ w: inout MPDResponseWriter,
         directory: (String, Int64, inout MPDResponseWriter) -> Void, song: (SongRecord, inout [UInt8]) -> Void
     ) throws(MPDError) {
         let folders = try ctx.folderRuns(under: uri)
-        if folders.isEmpty, !uri.isEmpty { throw .noExist("No such directory") }
+        if folders.isEmpty, !uri.isEmpty {
+            guard let id = try libraryCall({ try ctx.catalog.trackID(path: uri) }),
+                let one = try libraryCall({ try ctx.catalog.songs(ids: [id]).first })
+            else { throw .noExist("No such directory") }
+            w.appendLines { song(one, &$0) }
+            return
+        }
+        // The folder's time is its newest song's, as for the folders below it.
+        if !uri.isEmpty { directory(uri, folders.map(\.newest).max() ?? 0, &w) }
         var stream = DirectoryStream(base: uri, runs: folders)
         func visit(_ entry: DirectoryTree.Entry) {
             switch entry {

@@ -3,7 +3,8 @@ import MPDProtocol
 
 /// ClickWheel's own commands, which no MPD has: `wheel N`, `press BUTTON`, `hold BUTTON [MS]`
 /// drive the UI exactly as the hardware does; `screen` shows the LCD frame (`row: …` lines, then
-/// `title`, `cursor`, `count`, `depth`). `idle screen` waits for the next frame.
+/// `title`, `cursor`, `count`, `depth`, and `menu`: the screen's stable name, which scripts can test
+/// whatever the titles say). `idle screen` waits for the next frame.
 extension ControlCommands {
     /// `wheel STEPS`: turns the wheel by -10,000…10,000 steps (positive: clockwise, down the list).
     static func wheel(_ ctx: inout MPDContext, _ req: MPDRequest, _ w: inout MPDResponseWriter) throws(MPDError) {
@@ -30,6 +31,7 @@ extension ControlCommands {
         w.field("cursor", s.cursor)
         w.field("count", s.count)
         w.field("depth", s.depth)
+        w.field("menu", s.menu)
     }
 
     /// A button by the name the extensions use: menu, select, playpause, next, prev (case-insensitive).

@@ -61,10 +61,12 @@ extension ControlCommands {
         try writeEntries(Array(range), of: p.queue, &ctx, &w)
     }
 
-    /// `stats`: the library's counts and the service's uptime.
+    /// `stats`: the library's counts, the service's uptime and how long it has played (MPD's `playtime`:
+    /// whole seconds in the playing state, pauses and stops left out).
     static func stats(_ ctx: inout MPDContext, _ req: MPDRequest, _ w: inout MPDResponseWriter) throws(MPDError) {
         let s = try ctx.libraryStatistics()
         w.field("uptime", Int(Date().timeIntervalSince(ctx.started)))
+        w.field("playtime", ctx.player().playedMS / 1000)
         w.field("artists", s.artists)
         w.field("albums", s.albums)
         w.field("songs", s.songs)

@@ -8,7 +8,8 @@ import GRDB
 ///
 /// Thread rules: used by the scanner's writing thread only, inside its transactions.
 struct LibraryWriter {
-    private var artists: [String: Int64] = [:]
+    /// Artist rows by name, and whether a sort tag made the row's key (else the name did).
+    private var artists: [String: (id: Int64, tagged: Bool)] = [:]
     private var albums: [AlbumKey: Int64] = [:]
     private var genres: [String: Int64] = [:]
     private var composers: [String: Int64] = [:]
@@ -25,7 +26,11 @@ struct LibraryWriter {
     private init() {}
 
     init(_ db: Database) throws {
-        for row in try Row.fetchAll(db, sql: "SELECT id, name FROM artists") { artists[row[1]] = row[0] }
+        for row in try Row.fetchAll(db, sql: "SELECT id, name, sort_key FROM artists") {
+            // A key other than the name's own came from a sort tag.
+            let name: String = row[1], key: String = row[2]
+            artists[name] = (row[0], key != SortKey.make(name))
+        }
         for row in try Row.fetchAll(db, sql: "SELECT id, artist_id, title FROM albums") {
             albums[AlbumKey(artist: row[1], title: row[2])] = row[0]
         }
@@ -40,7 +45,7 @@ struct LibraryWriter {
         in db: Database
     ) throws -> Int64 {
         let artistName = m.menuArtist
-        let artistID = try artist(artistName, sortTag: m.sortAlbumArtist ?? (m.albumArtists.isEmpty ? m.sortArtist : nil),
+        let artistID = try artist(artistName, sortTag: Self.sortTag(of: artistName, in: m),
                                   various: artistName == LibraryNames.variousArtists, db)
         let albumID = try album(m, artistID: artistID, db)
         let genreID = try m.genres.first.map { try named(&genres, "genres", $0, db) }
@@ -101,12 +106,33 @@ struct LibraryWriter {
         "fingerprint", "added_at",
     ]
 
+    /// The sort tag a track gives its menu artist `name`, if any: TSO2 (the album artist's, and the menu
+    /// artist is the track's album artist), else TSOP when `name` is the track's one artist: an album
+    /// artist without TSO2 whose track's artist is the same name with TSOP "Olsen, Marguerite" files
+    /// under O. A TSOP written for another name (a compilation's track artist, filed under Various
+    /// Artists) says nothing about `name`.
+    static func sortTag(of name: String, in m: TrackMetadata) -> String? {
+        if let tag = m.sortAlbumArtist { return tag }
+        // TSOP holds one value: it is the artist's own only when the track names one artist.
+        return m.artists == [name] ? m.sortArtist : nil
+    }
+
+    /// The artist row named `name`. A sort tag sets its key; a row keyed by its name alone (made from
+    /// tracks without one) takes the first tag a later track gives it, so the Artists list sorts a
+    /// name by its own sort tag wherever one of its tracks has it, whatever the scan order.
     private mutating func artist(_ name: String, sortTag: String?, various: Bool, _ db: Database) throws -> Int64 {
-        if let id = artists[name] { return id }
-        let key = sortTag.map { SortKey.make($0, dropArticle: false) } ?? SortKey.make(name)
+        let tagKey = sortTag.map { SortKey.make($0, dropArticle: false) }
+        if let known = artists[name] {
+            if let tagKey, !known.tagged {
+                try db.execute(sql: "UPDATE artists SET sort_key = ? WHERE id = ?", arguments: [tagKey, known.id])
+                artists[name] = (known.id, true)
+            }
+            return known.id
+        }
         try db.execute(
-            sql: "INSERT INTO artists (name, sort_key, is_various) VALUES (?, ?, ?)", arguments: [name, key, various])
-        artists[name] = db.lastInsertedRowID
+            sql: "INSERT INTO artists (name, sort_key, is_various) VALUES (?, ?, ?)",
+            arguments: [name, tagKey ?? SortKey.make(name), various])
+        artists[name] = (db.lastInsertedRowID, tagKey != nil)
         return db.lastInsertedRowID
     }
 
