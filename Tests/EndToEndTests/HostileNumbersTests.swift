@@ -8,35 +8,7 @@ import Testing
 /// (`Transcripts/hostile-numbers.txt`, recorded with `contrib/dev/record-transcript.py`), and after
 /// every line a second connection must still get `OK` to `ping`.
 @Suite(.serialized) struct HostileNumbersTests {
-    struct Request: Sendable {
-        var line: Int
-        var text: String
-        var expected: String
-    }
-
-    struct Section: Sendable, CustomTestStringConvertible {
-        var name: String
-        var requests: [Request] = []
-        var testDescription: String { name }
-    }
-
-    /// The fixture's sections in order.
-    static let sections: [Section] = {
-        let url = TerminalDemoTests.root.appendingPathComponent("Tests/EndToEndTests/Transcripts/hostile-numbers.txt")
-        let text = (try? String(contentsOf: url, encoding: .utf8)) ?? ""
-        var sections: [Section] = []
-        for (offset, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-            if line.hasPrefix("## ") {
-                sections.append(Section(name: String(line.dropFirst(3))))
-            } else if line.hasPrefix("C: ") {
-                sections[sections.count - 1].requests.append(Request(line: offset + 1, text: String(line.dropFirst(3)), expected: ""))
-            } else if line.hasPrefix("S: ") {
-                let last = sections[sections.count - 1].requests.count - 1
-                sections[sections.count - 1].requests[last].expected = String(line.dropFirst(3))
-            }
-        }
-        return sections
-    }()
+    static let sections = Transcript.sections("hostile-numbers.txt")
 
     @Test func theFixtureCoversEveryConversion() {
         #expect(Self.sections.count == 14)
@@ -50,7 +22,7 @@ import Testing
         }
     }
 
-    @Test(arguments: sections) func answersAsMPDAndKeepsServing(_ section: Section) throws {
+    @Test(arguments: sections) func answersAsMPDAndKeepsServing(_ section: Transcript.Section) throws {
         let service = try ControlSocketServiceTests.Service()
         _ = try service.mpc("update", "--wait")
         let client = try RawClient(service.socket)
@@ -60,7 +32,7 @@ import Testing
             let text = request.text.replacingOccurrences(of: "{id}", with: lastID)
             let answer = client.roundTrip(text)
             let lines = answer.split(separator: "\n").map(String.init)
-            #expect(lines.last == request.expected, "line \(request.line): \(text) -> \(answer)")
+            #expect(lines.last == request.expected.last, "line \(request.line): \(text) -> \(answer)")
             if text.hasPrefix("addid "), let id = lines.first(where: { $0.hasPrefix("Id: ") }) {
                 lastID = String(id.dropFirst(4))
             }

@@ -8,36 +8,7 @@ import Testing
 /// request of `Transcripts/mpd-differences.txt` (whole answers recorded from a real MPD with
 /// `contrib/dev/record-transcript.py --full`) line for line, after `normalized`.
 @Suite(.serialized) struct MPDDifferencesTests {
-    struct Request: Sendable {
-        var line: Int
-        var text: String
-        var expected: [String] = []
-    }
-
-    struct Section: Sendable, CustomTestStringConvertible {
-        var name: String
-        var requests: [Request] = []
-        var testDescription: String { name }
-    }
-
-    /// The fixture's sections in order.
-    static let sections: [Section] = {
-        let url = TerminalDemoTests.root.appendingPathComponent("Tests/EndToEndTests/Transcripts/mpd-differences.txt")
-        let text = (try? String(contentsOf: url, encoding: .utf8)) ?? ""
-        var sections: [Section] = []
-        for (offset, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-            if line.hasPrefix("## ") {
-                sections.append(Section(name: String(line.dropFirst(3))))
-            } else if line.hasPrefix("C: ") {
-                let request = String(line.dropFirst(3)).replacingOccurrences(of: "\\n", with: "\n")
-                sections[sections.count - 1].requests.append(Request(line: offset + 1, text: request))
-            } else if line.hasPrefix("S: ") {
-                let last = sections[sections.count - 1].requests.count - 1
-                sections[sections.count - 1].requests[last].expected.append(String(line.dropFirst(3)))
-            }
-        }
-        return sections
-    }()
+    static let sections = Transcript.sections("mpd-differences.txt", commandLists: true)
 
     /// What must differ, made equal: times (MPD gives a folder its own mtime, ClickWheel its newest
     /// song's; uptime and playtime depend on the moment), the `volume` line (ClickWheel has a mixer,
@@ -68,7 +39,7 @@ import Testing
         #expect(all.contains { $0.text.hasPrefix("command_list_begin\nadd Durations\nadd \"No Such Folder\"") })
     }
 
-    @Test(arguments: sections) func answersAsMPD(_ section: Section) throws {
+    @Test(arguments: sections) func answersAsMPD(_ section: Transcript.Section) throws {
         let service = try ControlSocketServiceTests.Service()
         _ = try service.mpc("update", "--wait")
         let client = try RawClient(service.socket)

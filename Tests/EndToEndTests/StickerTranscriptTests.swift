@@ -7,34 +7,7 @@ import Testing
 /// --full`: every line of every answer), then the device's own names (playCount, rating, …) and
 /// the read-only smart playlists in a last section of ClickWheel's own answers.
 @Suite(.serialized) struct StickerTranscriptTests {
-    struct Request: Sendable {
-        var line: Int
-        var text: String
-        var expected: [String] = []
-    }
-
-    struct Section: Sendable, CustomTestStringConvertible {
-        var name: String
-        var requests: [Request] = []
-        var testDescription: String { name }
-    }
-
-    static let sections: [Section] = {
-        let url = TerminalDemoTests.root.appendingPathComponent("Tests/EndToEndTests/Transcripts/stickers.txt")
-        let text = (try? String(contentsOf: url, encoding: .utf8)) ?? ""
-        var sections: [Section] = []
-        for (offset, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-            if line.hasPrefix("## ") {
-                sections.append(Section(name: String(line.dropFirst(3))))
-            } else if line.hasPrefix("C: ") {
-                sections[sections.count - 1].requests.append(Request(line: offset + 1, text: String(line.dropFirst(3))))
-            } else if line.hasPrefix("S: ") {
-                let last = sections[sections.count - 1].requests.count - 1
-                sections[sections.count - 1].requests[last].expected.append(String(line.dropFirst(3)))
-            }
-        }
-        return sections
-    }()
+    static let sections = Transcript.sections("stickers.txt")
 
     @Test func theFixtureCoversEveryVerb() {
         #expect(Self.sections.count == 5)
@@ -46,7 +19,7 @@ import Testing
     }
 
     /// Each section on a fresh service (its own database), as each was recorded on a fresh MPD.
-    @Test(arguments: sections) func answersAsRecorded(_ section: Section) throws {
+    @Test(arguments: sections) func answersAsRecorded(_ section: Transcript.Section) throws {
         let service = try ControlSocketServiceTests.Service()
         _ = try service.mpc("update", "--wait")
         let client = try RawClient(service.socket)
