@@ -36,6 +36,7 @@ public final class ControlServer: Sendable {
         self.backend = backend
         self.limits = limits
         self.logger = logger
+        backend.messages.deliver { [weak self] subsystems, clients in self?.notify(subsystems, only: clients) }
     }
 
     /// Listens on `path` (its folder is created; a stale socket file is replaced, but not one a live
@@ -91,7 +92,12 @@ public final class ControlServer: Sendable {
     /// Tells every client that these subsystems changed (MPD's idle events).
     public func notify(_ subsystems: MPDIdleSubsystems) {
         if subsystems.contains(.database) { backend.libraryChanged() }
-        for handler in connections.withLock({ Array($0.values) }) { handler.notify(subsystems) }
+        notify(subsystems, only: nil)
+    }
+
+    /// Tells these clients (nil: every client) that these subsystems changed.
+    func notify(_ subsystems: MPDIdleSubsystems, only clients: Set<UInt64>?) {
+        for handler in connections.withLock({ Array($0.values) }) { handler.notify(subsystems, onlyFor: clients) }
     }
 
     /// Closes the socket and every client, and removes the socket file.
@@ -104,8 +110,9 @@ public final class ControlServer: Sendable {
         try? group.syncShutdownGracefully()
     }
 
-    func removed(_ handler: MPDConnectionHandler) {
+    func removed(_ handler: MPDConnectionHandler, client: UInt64) {
         _ = connections.withLock { $0.removeValue(forKey: ObjectIdentifier(handler)) }
+        backend.messages.remove(client)
     }
 
     /// Whether a server answers on `path` (then its socket must not be replaced).

@@ -50,7 +50,7 @@ final class MPDConnectionHandler: ChannelInboundHandler, @unchecked Sendable {
     func channelInactive(context: ChannelHandlerContext) {
         timeout?.cancel()
         self.context = nil
-        server.removed(self)
+        server.removed(self, client: client.id)
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
@@ -72,10 +72,12 @@ final class MPDConnectionHandler: ChannelInboundHandler, @unchecked Sendable {
         context.close(promise: nil)
     }
 
-    /// Engine changes: pending for this client, answered at once if it idles.
-    func notify(_ subsystems: MPDIdleSubsystems) {
+    /// Engine changes: pending for this client, answered at once if it idles. With `clients`, only
+    /// when this connection's client is one of them (a message for its subscribers).
+    func notify(_ subsystems: MPDIdleSubsystems, onlyFor clients: Set<UInt64>? = nil) {
         eventLoop.execute { [self] in
             guard context != nil else { return }
+            if let clients, !clients.contains(client.id) { return }
             session.notify(subsystems)
             drive()
         }

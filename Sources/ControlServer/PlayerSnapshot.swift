@@ -118,6 +118,8 @@ public struct MPDClientState: Sendable, Hashable {
     public var permission: MPDPermission = .all
     /// On the Unix socket (not TCP): may use `config`.
     public var isLocal = true
+    /// This connection's number, unique while the server runs (whose messages are whose: `MessageBoard`).
+    public var id: UInt64 = 0
 
     public init(tagTypes: Set<String>) { self.tagTypes = tagTypes }
 }

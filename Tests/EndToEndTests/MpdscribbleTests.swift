@@ -11,10 +11,10 @@ import Testing
 /// of it was played by its own timer (`elapsed > length / 2`, whole seconds), and submits it when the
 /// song ends: the fixture is 31 s and the test plays 17 s, then stops. It takes about 20 s.
 ///
-/// Its first command, `subscribe "mpdscribble"` (the client-to-client channel it reads love ratings
-/// from), is answered `ACK [5@0] {} unknown command "subscribe"`: mpdscribble goes on without ratings.
-/// Everything else it sends (`command_list_ok_begin` with `status` and `currentsong`, `idle player
-/// message`) is answered as MPD does.
+/// Its first command, `subscribe "mpdscribble"`, opens the client-to-client channel it reads "love"
+/// requests from: the test sees the channel, and a message sent on it is taken (it reads messages
+/// when `idle player message` wakes it). Everything else it sends (`command_list_ok_begin` with
+/// `status` and `currentsong`) is answered as MPD does.
 @Suite(.serialized) struct MpdscribbleTests {
     @Test func mpdscribbleJournalsASongPlayedPastHalf() throws {
         let dir = "/tmp/cw-mpdscribble-\(UUID().uuidString.prefix(8))"
@@ -60,6 +60,10 @@ import Testing
         // It connects at once; it must still be running (a configuration it refuses makes it exit).
         usleep(1_500_000)
         #expect(kill(scribble.pid, 0) == 0, "mpdscribble exited")
+        let channels = try ChildProcess.run("mpc", ["-h", socket, "channels"])
+        #expect(channels.stdout == "mpdscribble\n", "mpdscribble subscribed to its channel: \(channels.stdout)")
+        let love = try ChildProcess.run("mpc", ["-h", socket, "sendmessage", "mpdscribble", "love"])
+        #expect(love.status == 0, "\(love.stderr)")
 
         try mpc("play")
         usleep(17_000_000)  // past half of 31 s by mpdscribble's own timer (it needs elapsed > 15)

@@ -12,6 +12,8 @@ public final class ControlCommands: Sendable {
     let catalog: Catalog
     let playlists: StoredPlaylists
     let stickers: StickerStore
+    let messages = MessageBoard()
+    private let clientCount = Atomic<UInt64>(0)
     let player: any PlayerStateSource
     let musicFolder: String
     let password: String?
@@ -44,6 +46,7 @@ public final class ControlCommands: Sendable {
     /// A new client's state: every tag type, and every permission unless a password is set.
     public func newClient() -> MPDClientState {
         var c = MPDClientState(tagTypes: Set(MPDTag.tagtypes.map(\.name)))
+        c.id = clientCount.add(1, ordering: .relaxed).newValue
         if password != nil { c.permission = .read }
         return c
     }
@@ -53,7 +56,7 @@ public final class ControlCommands: Sendable {
         for client: MPDClientState, snapshot: PlayerSnapshot? = nil, onEventLoop: Bool = false, pinnedSong: SongRecord? = nil
     ) -> MPDContext {
         MPDContext(
-            catalog: catalog, playlists: playlists, stickers: stickers, player: player, musicFolder: musicFolder, password: password,
+            catalog: catalog, playlists: playlists, stickers: stickers, messages: messages, player: player, musicFolder: musicFolder, password: password,
             client: client, started: started, currentSongs: currentSongs, librarySongs: librarySongs,
             snapshot: snapshot, onEventLoop: onEventLoop, pinnedSong: pinnedSong)
     }

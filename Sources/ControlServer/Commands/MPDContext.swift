@@ -10,6 +10,7 @@ public struct MPDContext: MPDCommandContext {
     let catalog: Catalog
     let playlists: StoredPlaylists
     let stickers: StickerStore
+    let messages: MessageBoard
     let playerSource: any PlayerStateSource
     let musicFolder: String
     let password: String?
@@ -24,7 +25,7 @@ public struct MPDContext: MPDCommandContext {
     private let pinnedSong: SongRecord?
 
     init(
-        catalog: Catalog, playlists: StoredPlaylists, stickers: StickerStore, player: any PlayerStateSource, musicFolder: String,
+        catalog: Catalog, playlists: StoredPlaylists, stickers: StickerStore, messages: MessageBoard, player: any PlayerStateSource, musicFolder: String,
         password: String?, client: MPDClientState, started: Date, currentSongs: CurrentSongCache,
         librarySongs: LibrarySongs, snapshot: PlayerSnapshot? = nil, onEventLoop: Bool = false, pinnedSong: SongRecord? = nil
     ) {
@@ -35,6 +36,7 @@ public struct MPDContext: MPDCommandContext {
         self.catalog = catalog
         self.playlists = playlists
         self.stickers = stickers
+        self.messages = messages
         self.playerSource = player
         self.client = client
         self.started = started
