@@ -8,10 +8,22 @@ UPDATE play_state SET rating = rating * 2 WHERE rating IS NOT NULL;
 -- When a track was last skipped (unix seconds): the `lastSkipped` sticker.
 ALTER TABLE play_state ADD COLUMN last_skipped INTEGER;
 
--- The smart playlists (Top 25 Most Played, Recently Played, My Top Rated) page through these.
+-- Each track's place in Songs (tracks.ord; NULL for a podcast episode), kept beside its counts so
+-- that My Top Rated and Never Played read play_state's own small indexes, never the wide track rows:
+-- set when the row is made (trigger) and at every renumbering (LibraryWriter.renumber).
+ALTER TABLE play_state ADD COLUMN song_ord INTEGER;
+UPDATE play_state SET song_ord = (SELECT ord FROM tracks WHERE tracks.id = play_state.track_id);
+CREATE TRIGGER play_state_song_ord AFTER INSERT ON play_state
+BEGIN
+    UPDATE play_state SET song_ord = (SELECT ord FROM tracks WHERE id = NEW.track_id) WHERE track_id = NEW.track_id;
+END;
+
+-- The smart playlists page through these: Top 25 Most Played, Recently Played, My Top Rated (songs
+-- only), and the Songs positions of the played songs (Never Played is Songs without them).
 CREATE INDEX play_state_plays ON play_state(play_count DESC, last_played DESC) WHERE play_count > 0;
 CREATE INDEX play_state_recent ON play_state(last_played DESC) WHERE last_played IS NOT NULL;
-CREATE INDEX play_state_rating ON play_state(rating DESC, play_count DESC) WHERE rating >= 8;
+CREATE INDEX play_state_rating ON play_state(rating DESC, play_count DESC) WHERE rating >= 8 AND song_ord IS NOT NULL;
+CREATE INDEX play_state_played_ord ON play_state(song_ord) WHERE play_count > 0 AND song_ord IS NOT NULL;
 
 -- MPD stickers on songs, other than the names the device keeps itself in play_state (rating,
 -- playCount, skipCount, lastPlayed, lastSkipped). Rows follow the track id, so they survive rescans

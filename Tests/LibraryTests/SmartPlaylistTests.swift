@@ -94,6 +94,42 @@ import Testing
         }
     }
 
+    /// Songs positions move when a rescan adds a song that sorts first: the played songs' kept
+    /// positions (`song_ord`) move with them, and a podcast rated 5 stars stays out of My Top Rated.
+    @Test func aRescanKeepsThePlayedPositionsInStep() throws {
+        let dir = TempDir()
+        let music = dir.file("music").path
+        try FileManager.default.copyItem(atPath: TestPaths.fixtureMusic.path, toPath: music)
+        let pool = try LibraryDatabase.open(at: dir.file("lib.sqlite").path)
+        try index(music, into: pool)
+        let store = LibraryStore(pool)
+        let songs = try store.trackIDs(of: .songs)
+        for id in [songs[0], songs[3], songs[10]] { try PlayStateStore(pool).played(id) }
+        try PlayStateStore(pool).rate(songs[10], rating: 10)
+        #expect(try store.count(of: .smart(.neverPlayed)) == songs.count - 3)
+        // A song whose title sorts first (ID3 written here over a fixture's audio): every Songs
+        // position moves down one.
+        let mp3 = try Data(contentsOf: HostileFilesTests.sample)
+        let audio = mp3.subdata(in: ID3Bytes.tagLength(mp3)..<mp3.count)
+        let body = ID3Bytes.textFrame("TIT2", "Aaaaa First") + ID3Bytes.textFrame("TPE1", "Someone")
+        try (ID3Bytes.header(size: body.count) + body + audio).write(to: URL(fileURLWithPath: music + "/first.mp3"))
+        _ = try index(music, into: pool)
+        #expect(try store.rows(of: .songs, in: 0..<1).first?.title == "Aaaaa First")
+        let plain = try pool.read {
+            try Int64.fetchAll($0, sql: """
+                SELECT t.id FROM tracks t LEFT JOIN play_state p ON p.track_id = t.id
+                WHERE t.ord IS NOT NULL AND ifnull(p.play_count, 0) = 0 ORDER BY t.ord
+                """)
+        }
+        #expect(try store.trackIDs(of: .smart(.neverPlayed)) == plain)
+        #expect(try store.rows(of: .smart(.neverPlayed), in: 0..<plain.count).map(\.id) == plain)
+        let stale = try pool.read {
+            try Int.fetchOne($0, sql: "SELECT count(*) FROM play_state p JOIN tracks t ON t.id = p.track_id WHERE p.song_ord IS NOT t.ord")
+        }
+        #expect(stale == 0)
+        #expect(try store.trackIDs(of: .smart(.topRated)) == [songs[10]])
+    }
+
     @Test func ratingsMovedToTheStickerScale() throws {
         // A schema-3 database with a 4-star rating: schema 4 keeps it as 8.
         let dir = TempDir()

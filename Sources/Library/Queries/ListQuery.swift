@@ -60,12 +60,12 @@ struct ListQuery {
             kind = .song
             (columns, from, order) = Self.smart(smart, songColumns: songColumns)
             if smart == .topRated {
-                // Counted and paged over play_state's partial index alone (episodes left out by their
-                // small table), the tracks joined for the page's rows only: a walk past 5,000 rated
-                // songs never reads their wide rows.
+                // Counted and paged over play_state's partial index alone (episodes have no Songs
+                // position), the tracks joined for the page's rows only: a walk past 5,000 rated songs
+                // never reads their wide rows.
                 let rated = """
-                    FROM play_state INDEXED BY play_state_rating WHERE rating >= \(Rating.topRatedMinimum)
-                    AND track_id NOT IN (SELECT track_id FROM podcast_episodes)
+                    FROM play_state INDEXED BY play_state_rating
+                    WHERE rating >= \(Rating.topRatedMinimum) AND song_ord IS NOT NULL
                     """
                 count = "SELECT count(*) \(rated)"
                 page = """
@@ -161,7 +161,7 @@ struct ListQuery {
         case .topRated:
             return (songColumns + ", p.rating AS rating", """
                 FROM play_state p INDEXED BY play_state_rating JOIN tracks t ON t.id = p.track_id
-                WHERE p.rating >= \(Rating.topRatedMinimum) AND t.is_podcast = 0
+                WHERE p.rating >= \(Rating.topRatedMinimum) AND p.song_ord IS NOT NULL
                 """, "p.rating DESC, p.play_count DESC, p.track_id")
         case .recentlyAdded:
             return (songColumns, """

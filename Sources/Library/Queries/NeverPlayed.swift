@@ -7,8 +7,9 @@ import Synchronization
 /// binary search over them, then an index range read from that position — whatever the page, never
 /// an OFFSET walk over 100,000 rows.
 ///
-/// The played positions are kept between calls and read again when `listening_version` (bumped by
-/// triggers when a song's play count leaves or reaches 0, and by every renumbering) has moved.
+/// The played positions (`play_state.song_ord`, an index of its own) are kept between calls and read
+/// again when `listening_version` (bumped by triggers when a song's play count leaves or reaches 0,
+/// and by every renumbering) has moved.
 ///
 /// Thread rules: any thread (one mutex around the kept positions).
 final class NeverPlayed: Sendable {
@@ -19,8 +20,8 @@ final class NeverPlayed: Sendable {
         let version = try Int64.fetchOne(db.cachedStatement(sql: "SELECT value FROM listening_version")) ?? 0
         if let k = kept.withLock({ $0 }), k.version == version { return k.ords }
         let ords = try Int.fetchAll(db.cachedStatement(sql: """
-            SELECT t.ord FROM play_state p INDEXED BY play_state_plays JOIN tracks t ON t.id = p.track_id
-            WHERE p.play_count > 0 AND t.ord IS NOT NULL ORDER BY t.ord
+            SELECT song_ord FROM play_state INDEXED BY play_state_played_ord
+            WHERE play_count > 0 AND song_ord IS NOT NULL ORDER BY song_ord
             """))
         kept.withLock { $0 = (version, ords) }
         return ords

@@ -204,6 +204,8 @@ struct LibraryWriter {
             UPDATE composers SET ord = o.r FROM (
                 SELECT id, row_number() OVER (ORDER BY sort_key, name) - 1 AS r FROM composers) AS o
             WHERE composers.id = o.id;
+            UPDATE play_state SET song_ord = t.ord FROM tracks t
+                WHERE t.id = play_state.track_id AND play_state.song_ord IS NOT t.ord;
             UPDATE listening_version SET value = value + 1;
             UPDATE podcast_shows SET ord = o.r FROM (
                 SELECT id, row_number() OVER (ORDER BY sort_key, title) - 1 AS r FROM podcast_shows) AS o

@@ -8,6 +8,11 @@ CREATE TRIGGER play_state_counted_update AFTER UPDATE OF play_count ON play_stat
 WHEN (OLD.play_count > 0) != (NEW.play_count > 0)
 BEGIN UPDATE listening_version SET value = value + 1; END;
 
+CREATE TRIGGER play_state_song_ord AFTER INSERT ON play_state
+BEGIN
+    UPDATE play_state SET song_ord = (SELECT ord FROM tracks WHERE id = NEW.track_id) WHERE track_id = NEW.track_id;
+END;
+
 CREATE TABLE albums (
     id              INTEGER PRIMARY KEY,
     title           TEXT NOT NULL,
@@ -66,7 +71,7 @@ CREATE TABLE play_state (
     rating        INTEGER,         -- 0–5 stars
     resume_ms     INTEGER,         -- podcast/audiobook position
     played        INTEGER NOT NULL DEFAULT 0
-, resume_saved_at INTEGER, last_skipped INTEGER);
+, resume_saved_at INTEGER, last_skipped INTEGER, song_ord INTEGER);
 
 CREATE TABLE playlist_entries (
     playlist_id  INTEGER NOT NULL REFERENCES playlists(id) ON DELETE CASCADE,
@@ -219,9 +224,11 @@ CREATE INDEX composers_ord ON composers(ord);
 
 CREATE INDEX genres_ord ON genres(ord);
 
+CREATE INDEX play_state_played_ord ON play_state(song_ord) WHERE play_count > 0 AND song_ord IS NOT NULL;
+
 CREATE INDEX play_state_plays ON play_state(play_count DESC, last_played DESC) WHERE play_count > 0;
 
-CREATE INDEX play_state_rating ON play_state(rating DESC, play_count DESC) WHERE rating >= 8;
+CREATE INDEX play_state_rating ON play_state(rating DESC, play_count DESC) WHERE rating >= 8 AND song_ord IS NOT NULL;
 
 CREATE INDEX play_state_recent ON play_state(last_played DESC) WHERE last_played IS NOT NULL;
 
