@@ -113,12 +113,18 @@ struct Signal {
     /// Largest deviation from a pure sine of angular step `omega` over `range`: for a sine
     /// x[n] − 2cos(ω)x[n−1] + x[n−2] is zero, so a gap or a jump at a join shows up as a spike.
     func sineResidual(frequency: Double, in range: Range<Int>) -> Double {
+        sineResidualPeak(frequency: frequency, in: range).residual
+    }
+
+    /// `sineResidual` and the sample where it is largest.
+    func sineResidualPeak(frequency: Double, in range: Range<Int>) -> (residual: Double, at: Int) {
         let c = 2 * cos(2 * Double.pi * frequency / Double(rate))
         var worst = 0.0
+        var at = range.lowerBound
         for n in (range.lowerBound + 2)..<range.upperBound {
-            let r = Double(samples[n]) - c * Double(samples[n - 1]) + Double(samples[n - 2])
-            worst = max(worst, abs(r))
+            let r = abs(Double(samples[n]) - c * Double(samples[n - 1]) + Double(samples[n - 2]))
+            if r > worst { (worst, at) = (r, n) }
         }
-        return worst
+        return (worst, at)
     }
 }
