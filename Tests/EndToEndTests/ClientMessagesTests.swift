@@ -18,13 +18,7 @@ import Testing
     }
 
     @Test(arguments: sections) func answersAsMPD(_ section: Transcript.Section) throws {
-        let service = try ControlSocketServiceTests.Service()
-        let client = try RawClient(service.socket)
-        #expect(client.response().hasPrefix("OK MPD "))
-        for request in section.requests {
-            let answer = client.roundTrip(request.text).split(separator: "\n").map(String.init)
-            #expect(answer == request.expected, "line \(request.line): \(request.text)")
-        }
+        try Transcript.replay(section)
     }
 
     @Test func messagesReachTheirSubscribersOnly() throws {

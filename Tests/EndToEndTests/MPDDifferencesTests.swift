@@ -40,16 +40,7 @@ import Testing
     }
 
     @Test(arguments: sections) func answersAsMPD(_ section: Transcript.Section) throws {
-        let service = try ControlSocketServiceTests.Service()
-        _ = try service.mpc("update", "--wait")
-        let client = try RawClient(service.socket)
-        #expect(client.response().hasPrefix("OK MPD "))
-        for request in section.requests {
-            let answer = client.roundTrip(request.text).split(separator: "\n").map(String.init)
-            #expect(
-                Self.normalized(answer) == Self.normalized(request.expected),
-                "line \(request.line): \(request.text)\n\(answer.joined(separator: "\n"))")
-        }
+        try Transcript.replay(section, normalized: Self.normalized)
     }
 
     /// `playtime` counts the time the player plays, not paused: the test library's short tracks play

@@ -20,13 +20,6 @@ import Testing
 
     /// Each section on a fresh service (its own database), as each was recorded on a fresh MPD.
     @Test(arguments: sections) func answersAsRecorded(_ section: Transcript.Section) throws {
-        let service = try ControlSocketServiceTests.Service()
-        _ = try service.mpc("update", "--wait")
-        let client = try RawClient(service.socket)
-        #expect(client.response().hasPrefix("OK MPD "))
-        for request in section.requests {
-            let answer = client.roundTrip(request.text).split(separator: "\n").map(String.init)
-            #expect(answer == request.expected, "line \(request.line): \(request.text)")
-        }
+        try Transcript.replay(section)
     }
 }

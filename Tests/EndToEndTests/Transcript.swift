@@ -1,3 +1,4 @@
+import ClickWheelTestKit
 import Foundation
 import Testing
 
@@ -37,5 +38,23 @@ struct Transcript {
             }
         }
         return sections
+    }
+
+    /// Plays `section` to a fresh real service (the test library indexed) on one connection and checks
+    /// every answer, whole, against the recorded one (after `normalized`, applied to both).
+    static func replay(
+        _ section: Section, normalized: ([String]) -> [String] = { $0 },
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) throws {
+        let service = try ControlSocketServiceTests.Service()
+        _ = try service.mpc("update", "--wait")
+        let client = try RawClient(service.socket)
+        #expect(client.response().hasPrefix("OK MPD "), sourceLocation: sourceLocation)
+        for request in section.requests {
+            let answer = client.roundTrip(request.text).split(separator: "\n").map(String.init)
+            #expect(
+                normalized(answer) == normalized(request.expected),
+                "line \(request.line): \(request.text)\n\(answer.joined(separator: "\n"))", sourceLocation: sourceLocation)
+        }
     }
 }
