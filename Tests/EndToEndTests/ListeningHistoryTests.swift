@@ -14,8 +14,13 @@ import Testing
         #expect(try s.mpc("lsplaylists").contains("Recently Played\n"))
         #expect(try s.mpc("-f", "%file%", "playlist", "Recently Played").isEmpty)
         _ = try s.mpc("add", Self.song)
+        // A client waiting for sticker changes hears the play being counted.
+        let watcher = try RawClient(s.socket)
+        #expect(watcher.response().hasPrefix("OK MPD "))
+        watcher.send("idle sticker\n")
         _ = try s.mpc("play")
         // The song is short: it plays to its end on the null output (real time), and stops.
+        #expect(watcher.response() == "changed: sticker\nOK\n")
         let counted = try s.waitFor(["sticker", Self.song, "get", "playCount"], seconds: 30) { $0 == "playCount=1\n" }
         #expect(counted == "playCount=1\n")
         let stickers = try s.mpc("sticker", Self.song, "list")
