@@ -89,13 +89,16 @@ public final class ControlCommands: Sendable {
     /// now (`status`, `currentsong`, `ping`): no database read, no wait for the engine, so the event
     /// loop may run it. Nil when it needs more; then it must go to a command queue (`execute`).
     public func executeWithoutBlocking(_ batch: MPDCommandBatch, client: inout MPDClientState) -> MPDBatchResult? {
-        if batch.mode == .single, Self.rootListings.contains(batch.lines[0]) {
-            return listRootWithoutBlocking(batch, client: &client)
+        guard Self.answersFromSnapshot(batch) else {
+            guard batch.mode == .single else { return nil }
+            if batch.lines[0].first == UInt8(ascii: "l"), Self.rootListings.contains(batch.lines[0]) {
+                return listRootWithoutBlocking(batch, client: &client)
+            }
+            if batch.lines[0].starts(with: Self.stickerFindLine) {
+                return findStickersWithoutBlocking(batch, client: &client)
+            }
+            return nil
         }
-        if batch.mode == .single, batch.lines[0].starts(with: Self.stickerFindLine) {
-            return findStickersWithoutBlocking(batch, client: &client)
-        }
-        guard Self.answersFromSnapshot(batch) else { return nil }
         let p = player.snapshot()
         var song: SongRecord?
         if let current = p.currentPosition {
@@ -106,7 +109,7 @@ public final class ControlCommands: Sendable {
         // the bytes of the last answer, which were made from the same state.
         let poll = batch.mode == .single && batch.lines[0] == Self.statusLine && client.permission.contains(.read)
         let songs = currentSongs.generation
-        if poll, let same = lastStatus.withLock({ $0.flatMap { $0.snapshot == p && $0.songs == songs ? $0.output : nil } }) {
+        if poll, let same = lastStatus(of: p, songs: songs) {
             return MPDBatchResult(output: same, continuation: .ready)
         }
         var context = makeContext(for: client, snapshot: p, onEventLoop: true, pinnedSong: song)
@@ -119,6 +122,21 @@ public final class ControlCommands: Sendable {
     }
 
     private static let statusLine = Array("status".utf8)
+
+    /// The whole answer to `status` (its `OK` included) when it would be the last one made, for a client
+    /// that may read: the player did not change since. Nil when it must be made anew (`executeWithoutBlocking`).
+    public func unchangedStatus(client: MPDClientState) -> [UInt8]? {
+        guard client.permission.contains(.read) else { return nil }
+        let p = player.snapshot()
+        // With a current song, the answer also depends on the song being at hand (`executeWithoutBlocking`).
+        if let current = p.currentPosition, currentSongs.song(p.queue[current].track) == nil { return nil }
+        return lastStatus(of: p, songs: currentSongs.generation)
+    }
+
+    /// The last `status` answer, if it was made from `snapshot` with the current song cache at `songs`.
+    private func lastStatus(of snapshot: PlayerSnapshot, songs: Int) -> [UInt8]? {
+        lastStatus.withLock { $0.flatMap { $0.snapshot == snapshot && $0.songs == songs ? $0.output : nil } }
+    }
 
     /// The requests for the music folder's listing, as clients send them.
     private static let rootListings: Set<[UInt8]> = Set(["lsinfo", "lsinfo \"\"", "lsinfo \"/\""].map { Array($0.utf8) })
