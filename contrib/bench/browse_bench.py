@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Browsing benchmark: the commands MPD clients send to browse a library (list, count, find, search,
-lsinfo), ClickWheel against MPD 0.23 on the same corpus, both running, in the same run.
+lsinfo, sticker find), ClickWheel against MPD 0.23 on the same corpus, both running, in the same run.
 
     python3 contrib/bench/browse_bench.py [--corpus /tmp/clickwheel-corpus] [--calls 15] [--binary BIN]
 
