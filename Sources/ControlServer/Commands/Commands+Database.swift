@@ -111,7 +111,8 @@ extension ControlCommands {
             }
             var last: [String] = []
             for row in rows.sorted(by: { $0.lexicographicallyPrecedes($1) }) {
-                for (i, tag) in request.groups.enumerated() where last.count <= i || last[i] != row[i] || last.prefix(i) != row.prefix(i) {
+                for (i, tag) in request.groups.enumerated()
+                where last.count <= i || last[i] != row[i] || last.prefix(i) != row.prefix(i) {
                     w.field(tag.name, row[i])
                 }
                 if !row[row.count - 1].isEmpty { w.field(request.tag.name, row[row.count - 1]) }
@@ -177,7 +178,9 @@ extension ControlCommands {
 
     /// The stored playlists, then the smart ones. A smart playlist's content is computed at every
     /// read, so its `Last-Modified` is now: a client that caches playlists by time reads it again.
-    private static func writeStoredPlaylists(_ stored: [(name: String, modified: Int64)], _ w: inout MPDResponseWriter) {
+    private static func writeStoredPlaylists(
+        _ stored: [(name: String, modified: Int64)], _ w: inout MPDResponseWriter
+    ) {
         for p in stored where SmartPlaylist.named(p.name) == nil {
             w.field("playlist", p.name)
             w.field("Last-Modified", SongWriter.timestamp(p.modified))

@@ -23,7 +23,9 @@ extension ControlCommands {
             let directory = a[2].validString ?? "\u{0}"
             let found = directory.isEmpty && comparison == nil
                 ? try stickersEverywhere(ctx, a[3].string)
-                : try stickerCall { try stickers.find(under: directory, a[3].string, comparison, a.count == 6 ? a[5].string : "") }
+                : try stickerCall {
+                    try stickers.find(under: directory, a[3].string, comparison, a.count == 6 ? a[5].string : "")
+                }
             for hit in found {
                 if w.abandoned { throw .abandoned }
                 w.field("file", hit.path)
@@ -54,7 +56,9 @@ extension ControlCommands {
 
     /// `sticker find song "" NAME`: kept between commands (`LibrarySongs.stickerFinds`), or pinned on the
     /// event loop (`ControlCommands.executeWithoutBlocking`).
-    private static func stickersEverywhere(_ ctx: MPDContext, _ name: String) throws(MPDError) -> [(path: String, value: String)] {
+    private static func stickersEverywhere(_ ctx: MPDContext, _ name: String) throws(MPDError)
+        -> [(path: String, value: String)]
+    {
         if let pinned = ctx.pinnedStickers { return pinned }
         let stickers = ctx.stickers
         return try stickerCall { try ctx.librarySongs.stickerFinds(name).get { try stickers.find(under: "", name) } }

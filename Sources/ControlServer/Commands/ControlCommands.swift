@@ -59,8 +59,9 @@ public final class ControlCommands: Sendable {
 
     /// A command context over this backend's library, player and caches, for `client`.
     private func makeContext(
-        for client: MPDClientState, snapshot: PlayerSnapshot? = nil, onEventLoop: Bool = false, pinnedSong: SongRecord? = nil,
-        pinnedFolders: MPDContext.PinnedFolders? = nil, pinnedStickers: [(path: String, value: String)]? = nil
+        for client: MPDClientState, snapshot: PlayerSnapshot? = nil, onEventLoop: Bool = false,
+        pinnedSong: SongRecord? = nil, pinnedFolders: MPDContext.PinnedFolders? = nil,
+        pinnedStickers: [(path: String, value: String)]? = nil
     ) -> MPDContext {
         MPDContext(
             catalog: catalog, playlists: playlists, stickers: stickers, player: player, musicFolder: musicFolder, password: password,
@@ -139,13 +140,16 @@ public final class ControlCommands: Sendable {
     }
 
     /// The requests for the music folder's listing, as clients send them.
-    private static let rootListings: Set<[UInt8]> = Set(["lsinfo", "lsinfo \"\"", "lsinfo \"/\""].map { Array($0.utf8) })
+    private static let rootListings: Set<[UInt8]> = Set(
+        ["lsinfo", "lsinfo \"\"", "lsinfo \"/\""].map { Array($0.utf8) })
 
     private static let stickerFindLine = Array("sticker find song \"\" ".utf8)
 
     /// `sticker find song "" NAME`, answered at once when its answer is kept (`LibrarySongs.stickerFinds`):
     /// the hop to a command queue and back cost more than the answer. Nil otherwise.
-    private func findStickersWithoutBlocking(_ batch: MPDCommandBatch, client: inout MPDClientState) -> MPDBatchResult? {
+    private func findStickersWithoutBlocking(
+        _ batch: MPDCommandBatch, client: inout MPDClientState
+    ) -> MPDBatchResult? {
         guard let request = try? MPDTokenizer.tokenize(batch.lines[0][...]), request.arguments.count == 4,
             let found = librarySongs.stickerFinds.kept(request.arguments[3].string)
         else { return nil }
@@ -167,7 +171,8 @@ public final class ControlCommands: Sendable {
             songs = kept
         }
         var context = makeContext(
-            for: client, onEventLoop: true, pinnedFolders: MPDContext.PinnedFolders(tree: tree, playlists: playlists, songs: songs))
+            for: client, onEventLoop: true,
+            pinnedFolders: MPDContext.PinnedFolders(tree: tree, playlists: playlists, songs: songs))
         let result = table.execute(batch, context: &context)
         client = context.client
         return result

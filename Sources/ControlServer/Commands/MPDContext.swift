@@ -38,8 +38,9 @@ public struct MPDContext: MPDCommandContext {
     init(
         catalog: Catalog, playlists: StoredPlaylists, stickers: StickerStore, player: any PlayerStateSource, musicFolder: String,
         password: String?, client: MPDClientState, started: Date, currentSongs: CurrentSongCache,
-        librarySongs: LibrarySongs, snapshot: PlayerSnapshot? = nil, onEventLoop: Bool = false, pinnedSong: SongRecord? = nil,
-        pinnedFolders: PinnedFolders? = nil, pinnedStickers: [(path: String, value: String)]? = nil
+        librarySongs: LibrarySongs, snapshot: PlayerSnapshot? = nil, onEventLoop: Bool = false,
+        pinnedSong: SongRecord? = nil, pinnedFolders: PinnedFolders? = nil,
+        pinnedStickers: [(path: String, value: String)]? = nil
     ) {
         self.pinnedFolders = pinnedFolders
         self.pinnedStickers = pinnedStickers
