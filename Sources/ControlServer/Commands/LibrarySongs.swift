@@ -8,7 +8,8 @@ import Synchronization
 /// read when a client first asks, or ahead of it (`ControlCommands.warmLibrary`); their memory and
 /// times are in contrib/bench/README.md.
 ///
-/// Thread rules: any thread but an event loop (a first read blocks on the database).
+/// Thread rules: any thread but an event loop (a first read blocks on the database); `kept`, which
+/// never reads, may be asked on the event loop.
 final class LibrarySongs: Sendable {
     /// Every song, in path order, with the tag columns made from them so far.
     let songs = KeptUntilChange<SongTable>()
@@ -25,7 +26,8 @@ final class LibrarySongs: Sendable {
     let playlists = KeptUntilChange<Catalog.AllPlaylists>()
 
     /// `sticker find song "" NAME`'s answer by sticker name (`StickerStore.find` over the whole library),
-    /// read again after any write to the stickers, the play counts or the tracks (`TableCommits`).
+    /// read again after any write to the play counts or the tracks (`TableCommits`) and after each
+    /// `sticker set` or `delete` (the command clears it).
     let stickerFinds = KeptByName<[(path: String, value: String)]>()
 
     func clear() {
