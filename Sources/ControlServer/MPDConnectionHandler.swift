@@ -55,10 +55,23 @@ final class MPDConnectionHandler: ChannelInboundHandler, @unchecked Sendable {
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         let buffer = unwrapInboundIn(data)
-        buffer.withUnsafeReadableBytes { session.receive($0) }
         lastInput = .now()
+        // A client polling `status` of an unchanged player, the commonest request by far, gets the last
+        // answer's bytes straight away: the same bytes the session would send, without framing the line
+        // or making a batch (the session is ready and empty, and a `.ready` answer leaves it so).
+        if !busy, session.isReadyAndEmpty, buffer.readableBytesView.elementsEqual(Self.statusPoll),
+            let answer = server.backend.unchangedStatus(client: client)
+        {
+            output.clear()
+            output.writeBytes(answer)
+            context.writeAndFlush(wrapOutboundOut(output), promise: nil)
+            return
+        }
+        buffer.withUnsafeReadableBytes { session.receive($0) }
         drive()
     }
+
+    private static let statusPoll = Array("status\n".utf8)
 
     func channelWritabilityChanged(context: ChannelHandlerContext) {
         if !context.channel.isWritable {

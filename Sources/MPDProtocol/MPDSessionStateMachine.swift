@@ -64,6 +64,14 @@ public struct MPDSessionStateMachine: Sendable {
         return false
     }
 
+    /// Whether the session waits for a request with nothing buffered, queued or running: a request
+    /// line received now would be executed at once and leave the session as it is if answered `.ready`.
+    /// The caller may then answer a whole-line request itself (`status` polls from a kept answer).
+    public var isReadyAndEmpty: Bool {
+        guard case .ready = state else { return false }
+        return outbox.isEmpty && framer.bufferedByteCount == 0
+    }
+
     /// Buffers bytes received from the client.
     public mutating func receive(_ bytes: some Sequence<UInt8>) {
         guard !isClosed else { return }
@@ -120,12 +128,14 @@ public struct MPDSessionStateMachine: Sendable {
             case .overflow:
                 closeConnection()
             case .line(let raw):
-                processLine(MPDRequestLine.clean(raw))
+                processLine(MPDRequestLine.clean(raw), of: raw)
             }
         }
     }
 
-    private mutating func processLine(_ line: ArraySlice<UInt8>) {
+    /// `line`: `raw` cleaned (`MPDRequestLine.clean`); when nothing was cut, `raw` itself is handed on
+    /// rather than a copy.
+    private mutating func processLine(_ line: ArraySlice<UInt8>, of raw: [UInt8]) {
         guard MPDRequestLine.startsLikeACommand(line) else { return closeConnection() }
         if MPDRequestLine.line(line, is: "noidle") {
             if case .idle = state {
@@ -155,7 +165,8 @@ public struct MPDSessionStateMachine: Sendable {
                 state = .collecting(mode: .listOK, lines: [], size: 0)
             } else {
                 state = .executing
-                outbox.append(.execute(MPDCommandBatch(mode: .single, lines: [Array(line)])))
+                let whole = line.count == raw.count ? raw : Array(line)
+                outbox.append(.execute(MPDCommandBatch(mode: .single, lines: [whole])))
             }
         case .executing, .closed:
             preconditionFailure("lines are not read in state \(state)")

@@ -13,6 +13,29 @@ import Testing
         #expect(quiet.nextAction() == .wait)
     }
 
+    @Test func readyAndEmptyOnlyWhenNothingIsBufferedQueuedOrRunning() {
+        var session = MPDSessionStateMachine()
+        #expect(!session.isReadyAndEmpty)  // the greeting is queued
+        #expect(session.nextAction() == .send(Self.bytes("OK MPD 0.23.5\n")))
+        #expect(session.nextAction() == .wait)
+        #expect(session.isReadyAndEmpty)
+        session.receive(Self.bytes("stat"))
+        #expect(!session.isReadyAndEmpty)  // half a line
+        session.receive(Self.bytes("us\n"))
+        #expect(session.nextAction() == .execute(MPDCommandBatch(mode: .single, lines: [Self.bytes("status")])))
+        #expect(!session.isReadyAndEmpty)  // running
+        session.batchFinished(MPDBatchResult(output: Self.bytes("OK\n"), continuation: .ready))
+        #expect(!session.isReadyAndEmpty)  // its answer is queued
+        #expect(session.nextAction() == .send(Self.bytes("OK\n")))
+        #expect(session.nextAction() == .wait)
+        #expect(session.isReadyAndEmpty)
+        session.receive(Self.bytes("idle\n"))
+        _ = session.nextAction()
+        session.batchFinished(MPDBatchResult(output: [], continuation: .idle(.player)))
+        #expect(session.nextAction() == .wait)
+        #expect(!session.isReadyAndEmpty)  // idling
+    }
+
     @Test func oneBatchAtATimeInArrivalOrder() {
         var session = MPDSessionStateMachine(sendsGreeting: false)
         session.receive(Self.bytes("ping\r\nstatus\n"))

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Browsing benchmark: the commands MPD clients send to browse a library (list, count, find, search,
-lsinfo), ClickWheel against MPD 0.23 on the same corpus, both running, in the same run.
+lsinfo, sticker find), ClickWheel against MPD 0.23 on the same corpus, both running, in the same run.
 
     python3 contrib/bench/browse_bench.py [--corpus /tmp/clickwheel-corpus] [--calls 15] [--binary BIN]
 
@@ -25,6 +25,15 @@ sys.path.insert(0, HERE)
 from socket_bench import ClickWheel, log, prepare, rss_mib, server_arguments  # noqa: E402
 
 
+RATED = 12
+
+
+def with_sticker_file(mpd):
+    """MPD answers `sticker` only with a sticker database: one in its own folder."""
+    with open(mpd.conf, "a") as f:
+        f.write('sticker_file        "%s"\n' % os.path.join(mpd.work, "sticker.sql"))
+
+
 def timed(client, command):
     t0 = time.perf_counter()
     body = client.raw(command)
@@ -42,6 +51,7 @@ def main():
     work = tempfile.mkdtemp(prefix="cw-browse-bench-")
     cw = ClickWheel(binary, music, os.path.join(work, "clickwheel"))
     mpd = mpd_anchor.Mpd(a.mpd, music, os.path.join(work, "mpd"))
+    with_sticker_file(mpd)
     log("indexing for both servers")
     cw.index()
     try:
@@ -55,6 +65,11 @@ def main():
         album = [line.split(": ", 1)[1] for line in m.raw('list album albumartist "%s"' % artist).decode().split("\n")
                  if line][0]
         genre = [line.split(": ", 1)[1] for line in m.raw("list genre").decode().split("\n") if line][-1]
+        # The same few songs rated on both servers, for `sticker find`.
+        files = [line.split(": ", 1)[1] for line in m.raw("listall").decode().split("\n") if line.startswith("file: ")]
+        for i, path in enumerate(files[::len(files) // RATED][:RATED]):
+            for client in (m, c):
+                client.raw('sticker set song "%s" rating %d' % (path.replace("\\", "\\\\").replace('"', '\\"'), 2 + i % 9))
         commands = [
             "list albumartist",
             "list album group albumartist",
@@ -68,6 +83,7 @@ def main():
             'search any "%s"' % artist.split()[0].lower(),
             "find \"(Genre == '%s')\" sort Title window 0:50" % genre,
             "lsinfo",
+            'sticker find song "" rating',
         ]
         rows = []
         for command in commands:

@@ -12,8 +12,9 @@ extension ControlCommands {
         let uri = try MusicPath.normalize(req.arguments.first, command: "lsinfo")
         // The folder's own songs and its subfolders' times: the songs below those are not read.
         let tree = try ctx.folderTree()
-        let songs = tree.times[uri] == nil ? [] : try libraryCall { try ctx.catalog.songs(directlyIn: uri) }
-        let playlists = try libraryCall { try ctx.catalog.playlists() }.filter { DirectoryTree.parent(of: $0.path) == uri }
+        let songs = tree.times[uri] == nil ? [] : Self.songs(try ctx.songTable().songs, directlyIn: uri)
+        let all = try ctx.allPlaylists()
+        let playlists = all.files.filter { DirectoryTree.parent(of: $0.path) == uri }
         if !tree.exists(uri), playlists.isEmpty, !uri.isEmpty {
             // A song's own path lists that song.
             if let id = try libraryCall({ try ctx.catalog.trackID(path: uri) }),
@@ -26,7 +27,7 @@ extension ControlCommands {
         }
         if uri.isEmpty {
             // The root also lists the stored playlists (mpc lsplaylists reads them here).
-            try writeStoredPlaylists(&ctx, &w)
+            writeStoredPlaylists(all.stored, &w)
         }
         for dir in tree.children[uri] ?? [] {
             w.field("directory", dir.path)
@@ -62,34 +63,43 @@ extension ControlCommands {
 
     /// `list TAG [FILTER] [group TAG…]`: the distinct values of TAG among the matching songs, sorted,
     /// grouped by the group tags' values.
+    ///
+    /// Without a group or with one, from the tags' columns (`TagColumn`): value numbers sort as the
+    /// values do, so the distinct numbers (or pairs of numbers) in order are the answer's rows in order.
     static func list(_ ctx: inout MPDContext, _ req: MPDRequest, _ w: inout MPDResponseWriter) throws(MPDError) {
         let request = try MPDListRequest.parse(req.arguments)
-        let songs = try ctx.allSongs(), filter = request.filter.map(SongFilter.init)
-        // Distinct (group values…, value) tuples, sorted; a group line is written when it changes.
-        var rows = Set<[String]>()
+        let table = try ctx.songTable(), filter = request.filter.map { SongFilter($0, table: table) }
+        let column = table.column(request.tag)
         if request.groups.isEmpty {
-            var values = Set<String>()
-            songs.forEach(matching: filter) { song in
-                let v = SongWriter.values(song, request.tag)
-                if v.isEmpty { values.insert("") } else { values.formUnion(v) }
+            var seen = [Bool](repeating: false, count: column.values.count)
+            table.forEach(matching: filter) { i in
+                column.forEachNumber(of: i) { seen[Int($0)] = true }
                 return true
             }
-            rows = Set(values.map { [$0] })
+            for (n, value) in column.values.enumerated() where seen[n] { w.field(request.tag.name, value) }
         } else if request.groups.count == 1 {
-            // The usual grouped list (albums by album artist): pairs, without an array per song.
-            struct Pair: Hashable { let group, value: String }
-            var pairs = Set<Pair>()
-            songs.forEach(matching: filter) { song in
-                let groups = SongWriter.values(song, request.groups[0]), values = SongWriter.values(song, request.tag)
-                for g in groups.isEmpty ? [""] : groups {
-                    for v in values.isEmpty ? [""] : values { pairs.insert(Pair(group: g, value: v)) }
+            // The usual grouped list (albums by album artist): (group, value) number pairs in one integer.
+            let groups = table.column(request.groups[0])
+            var pairs = Set<UInt64>()
+            table.forEach(matching: filter) { i in
+                groups.forEachNumber(of: i) { g in
+                    column.forEachNumber(of: i) { v in pairs.insert(UInt64(UInt32(g)) << 32 | UInt64(UInt32(v))) }
                 }
                 return true
             }
-            rows = Set(pairs.map { [$0.group, $0.value] })
+            var last: UInt64?
+            for pair in pairs.sorted() {
+                let g = Int(pair >> 32), v = Int(pair & 0xFFFF_FFFF)
+                if last.map({ $0 >> 32 }) != pair >> 32 { w.field(request.groups[0].name, groups.values[g]) }
+                if !column.values[v].isEmpty { w.field(request.tag.name, column.values[v]) }
+                last = pair
+            }
         } else {
+            // Distinct (group values…, value) tuples, sorted; a group line is written when it changes.
+            var rows = Set<[String]>()
             let tags = request.groups + [request.tag]
-            songs.forEach(matching: filter) { song in
+            table.forEach(matching: filter) { i in
+                let song = table.songs[i]
                 var partial: [[String]] = [[]]
                 for tag in tags {
                     let values = SongWriter.values(song, tag)
@@ -99,14 +109,15 @@ extension ControlCommands {
                 rows.formUnion(partial)
                 return true
             }
-        }
-        var last: [String] = []
-        for row in rows.sorted(by: { $0.lexicographicallyPrecedes($1) }) {
-            for (i, tag) in request.groups.enumerated() where last.count <= i || last[i] != row[i] || last.prefix(i) != row.prefix(i) {
-                w.field(tag.name, row[i])
+            var last: [String] = []
+            for row in rows.sorted(by: { $0.lexicographicallyPrecedes($1) }) {
+                for (i, tag) in request.groups.enumerated()
+                where last.count <= i || last[i] != row[i] || last.prefix(i) != row.prefix(i) {
+                    w.field(tag.name, row[i])
+                }
+                if !row[row.count - 1].isEmpty { w.field(request.tag.name, row[row.count - 1]) }
+                last = row
             }
-            if !row[row.count - 1].isEmpty || request.groups.isEmpty { w.field(request.tag.name, row[row.count - 1]) }
-            last = row
         }
     }
 
@@ -123,31 +134,33 @@ extension ControlCommands {
     /// `count FILTER [group TAG]`: how many songs match and their playtime, in all or per value of TAG.
     static func count(_ ctx: inout MPDContext, _ req: MPDRequest, _ w: inout MPDResponseWriter) throws(MPDError) {
         let request = try MPDSearchRequest.parseCount(req.arguments)
-        let songs = try ctx.allSongs(), filter = request.filter.map(SongFilter.init)
+        let table = try ctx.songTable(), filter = request.filter.map { SongFilter($0, table: table) }
         guard let group = request.group else {
             var count = 0, playtime = 0
-            songs.forEach(matching: filter) { s in
+            table.forEach(matching: filter) { i in
                 count += 1
-                playtime += s.durationMS
+                playtime += table.songs[i].durationMS
                 return true
             }
             w.field("songs", count)
             w.field("playtime", playtime / 1000)
             return
         }
-        var totals: [String: (Int, Int)] = [:]
-        songs.forEach(matching: filter) { s in
-            let values = SongWriter.values(s, group)
-            for v in values.isEmpty ? [""] : values {
-                totals[v, default: (0, 0)].0 += 1
-                totals[v, default: (0, 0)].1 += s.durationMS
+        // Totals by value number: in number order, they come sorted by value.
+        let column = table.column(group)
+        var songs = [Int](repeating: 0, count: column.values.count), playtime = songs
+        table.forEach(matching: filter) { i in
+            let duration = table.songs[i].durationMS
+            column.forEachNumber(of: i) { n in
+                songs[Int(n)] += 1
+                playtime[Int(n)] += duration
             }
             return true
         }
-        for (value, t) in totals.sorted(by: { $0.key < $1.key }) {
+        for (n, value) in column.values.enumerated() where songs[n] > 0 {
             w.field(group.name, value)
-            w.field("songs", t.0)
-            w.field("playtime", t.1 / 1000)
+            w.field("songs", songs[n])
+            w.field("playtime", playtime[n] / 1000)
         }
     }
 
@@ -155,8 +168,9 @@ extension ControlCommands {
     static func listplaylists(_ ctx: inout MPDContext, _ req: MPDRequest, _ w: inout MPDResponseWriter)
         throws(MPDError)
     {
-        try writeStoredPlaylists(&ctx, &w)
-        for p in try libraryCall({ try ctx.catalog.playlists() }) {
+        let all = try ctx.allPlaylists()
+        writeStoredPlaylists(all.stored, &w)
+        for p in all.files {
             w.field("playlist", p.path)
             w.field("Last-Modified", SongWriter.timestamp(p.modified))
         }
@@ -164,8 +178,10 @@ extension ControlCommands {
 
     /// The stored playlists, then the smart ones. A smart playlist's content is computed at every
     /// read, so its `Last-Modified` is now: a client that caches playlists by time reads it again.
-    private static func writeStoredPlaylists(_ ctx: inout MPDContext, _ w: inout MPDResponseWriter) throws(MPDError) {
-        for p in try libraryCall({ try ctx.playlists.all() }) where SmartPlaylist.named(p.name) == nil {
+    private static func writeStoredPlaylists(
+        _ stored: [(name: String, modified: Int64)], _ w: inout MPDResponseWriter
+    ) {
+        for p in stored where SmartPlaylist.named(p.name) == nil {
             w.field("playlist", p.name)
             w.field("Last-Modified", SongWriter.timestamp(p.modified))
         }
@@ -239,6 +255,13 @@ extension ControlCommands {
         return all[firstIndex(notBefore: directory + "/")..<firstIndex(notBefore: directory + "0")]
     }
 
+    /// The songs of the whole library (in path order) that lie in `directory` itself, not below it.
+    static func songs(_ all: [SongRecord], directlyIn directory: String) -> [SongRecord] {
+        let below = directory.isEmpty ? all[...] : songs(all, under: directory)
+        let skip = directory.isEmpty ? 0 : directory.utf8.count + 1
+        return below.filter { !$0.path.utf8.dropFirst(skip).contains(UInt8(ascii: "/")) }
+    }
+
     /// The song blocks of `find`/`search`: streamed in path order as they are found when no sort or window
     /// is asked, else from `matchingSongs`.
     private static func writeMatches(
@@ -248,8 +271,9 @@ extension ControlCommands {
         if request.sort == nil, !request.sortDescending, request.window == nil {
             // In path order, as kept: each match is written as it is found (the writer streams).
             let tags = SongWriter.Tags(ctx.client.tagTypes)
-            try ctx.allSongs().forEach(matching: request.filter.map(SongFilter.init)) { song in
-                SongWriter.write(song, tags: tags, into: &w)
+            let table = try ctx.songTable()
+            table.forEach(matching: request.filter.map { SongFilter($0, table: table) }) { i in
+                SongWriter.write(table.songs[i], tags: tags, into: &w)
                 return !w.abandoned
             }
             if w.abandoned { throw .abandoned }
@@ -266,22 +290,28 @@ extension ControlCommands {
         throws(MPDError) -> (songs: [SongRecord], position: MPDArgument?)
     {
         let request = try MPDSearchRequest.parse(req.arguments, foldCase: foldCase, acceptsPosition: adding)
-        var songs = try ctx.allSongs().matching(request.filter.map(SongFilter.init))
+        let table = try ctx.songTable(), all = table.songs
+        var matches: [Int] = []
+        table.forEach(matching: request.filter.map { SongFilter($0, table: table) }) { i in
+            matches.append(i)
+            return true
+        }
         switch request.sort {
         case .tag(let tag)?:
-            // Each song's key made once, not twice per comparison.
-            songs = songs.map { (key: SongWriter.values($0, tag).first ?? "", song: $0) }.sorted { $0.key < $1.key }.map(\.song)
+            // By the first value's number, which sorts as the value does (a song without the tag has "").
+            let column = table.column(tag)
+            matches = matches.map { (key: column.firstNumber(of: $0), song: $0) }.sorted { $0.key < $1.key }.map(\.song)
         case .lastModified?:
-            songs.sort { $0.modified < $1.modified }
+            matches.sort { all[$0].modified < all[$1].modified }
         case nil:
             break
         }
-        if request.sortDescending { songs.reverse() }
+        if request.sortDescending { matches.reverse() }
         if let window = request.window {
             // A window past the matches is an empty answer, as in MPD (no `Bad song index`).
-            songs = Array(songs[window.clampedOrEmpty(toCount: songs.count)])
+            matches = Array(matches[window.clampedOrEmpty(toCount: matches.count)])
         }
-        return (songs, request.position)
+        return (matches.map { all[$0] }, request.position)
     }
 
     /// The songs of the playlist the first argument names: a stored playlist by name, else one of the

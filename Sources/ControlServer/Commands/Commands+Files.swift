@@ -56,7 +56,7 @@ extension ControlCommands {
         let p = ctx.player()
         let songs = try libraryCall { try ctx.catalog.songs(ids: Array(Set(p.queue.tracks))) }
         let byID = Dictionary(songs.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
-        let filter = request.filter.map(SongFilter.init)
+        let filter = request.filter.map { SongFilter($0) }
         let positions = p.queue.indices.filter { i in
             guard let song = byID[p.queue[i].track] else { return false }
             return filter?.matches(song) ?? true

@@ -21,9 +21,11 @@ extension ControlCommands {
                 comparison = op
             }
             let directory = a[2].validString ?? "\u{0}"
-            let found = try stickerCall {
-                try stickers.find(under: directory, a[3].string, comparison, a.count == 6 ? a[5].string : "")
-            }
+            let found = directory.isEmpty && comparison == nil
+                ? try stickersEverywhere(ctx, a[3].string)
+                : try stickerCall {
+                    try stickers.find(under: directory, a[3].string, comparison, a.count == 6 ? a[5].string : "")
+                }
             for hit in found {
                 if w.abandoned { throw .abandoned }
                 w.field("file", hit.path)
@@ -42,11 +44,24 @@ extension ControlCommands {
             for s in try stickerCall({ try stickers.list(track) }) { w.field("sticker", s.name + "=" + s.value) }
         case "set":
             let ratingChanged = try stickerCall { try stickers.set(track, a[3].string, a[4].string) }
+            // The stickers table has no rowid, so SQLite tells no observer of its writes (`TableCommits`).
+            ctx.librarySongs.stickerFinds.clear()
             ctx.playerSource.libraryEdited(ratingChanged ? [.sticker, .storedPlaylist] : .sticker)
         default:  // delete
             let ratingChanged = try stickerCall { try stickers.delete(track, a.count == 4 ? a[3].string : nil) }
+            ctx.librarySongs.stickerFinds.clear()
             ctx.playerSource.libraryEdited(ratingChanged ? [.sticker, .storedPlaylist] : .sticker)
         }
+    }
+
+    /// `sticker find song "" NAME`: kept between commands (`LibrarySongs.stickerFinds`), or pinned on the
+    /// event loop (`ControlCommands.executeWithoutBlocking`).
+    private static func stickersEverywhere(_ ctx: MPDContext, _ name: String) throws(MPDError)
+        -> [(path: String, value: String)]
+    {
+        if let pinned = ctx.pinnedStickers { return pinned }
+        let stickers = ctx.stickers
+        return try stickerCall { try ctx.librarySongs.stickerFinds(name).get { try stickers.find(under: "", name) } }
     }
 
     /// A sticker store call, its refusals worded as MPD's.

@@ -27,6 +27,12 @@ public final class ControlCommands: Sendable {
     private let warmQueued = Atomic<Bool>(false)
     /// The last `status` answered on the event loop and what it was made from (`executeWithoutBlocking`).
     private let lastStatus = Mutex<(snapshot: PlayerSnapshot, songs: Int, output: [UInt8])?>(nil)
+    /// Forgets the kept playlists whenever their table is written (a client's `save`, the device's
+    /// menus, a scan), at the commit, before the writing call returns.
+    private let playlistWrites: TableCommits
+    /// Forgets the kept `sticker find` answers whenever a play count, a rating or a track is written (the
+    /// stickers table, without rowids, is not observable: the `sticker` command forgets them itself).
+    private let stickerWrites: TableCommits
 
     /// `password`: when set, a client may only read until it sends it (MPD's `password` and
     /// `default_permissions "read"`).
@@ -41,6 +47,9 @@ public final class ControlCommands: Sendable {
         stickers = StickerStore(sameDatabaseAs: playlists)
         self.player = player
         table = MPDCommandTable(allCommands: Self.allCommands)
+        let kept = librarySongs
+        playlistWrites = TableCommits(playlists, tables: ["playlists"]) { kept.playlists.clear() }
+        stickerWrites = TableCommits(playlists, tables: ["play_state", "tracks"]) { kept.stickerFinds.clear() }
     }
 
     /// A new client's state: every tag type, and every permission unless a password is set.
@@ -53,12 +62,15 @@ public final class ControlCommands: Sendable {
 
     /// A command context over this backend's library, player and caches, for `client`.
     private func makeContext(
-        for client: MPDClientState, snapshot: PlayerSnapshot? = nil, onEventLoop: Bool = false, pinnedSong: SongRecord? = nil
+        for client: MPDClientState, snapshot: PlayerSnapshot? = nil, onEventLoop: Bool = false,
+        pinnedSong: SongRecord? = nil, pinnedFolders: MPDContext.PinnedFolders? = nil,
+        pinnedStickers: [(path: String, value: String)]? = nil
     ) -> MPDContext {
         MPDContext(
             catalog: catalog, playlists: playlists, stickers: stickers, messages: messages, player: player, musicFolder: musicFolder, password: password,
             client: client, started: started, currentSongs: currentSongs, librarySongs: librarySongs,
-            snapshot: snapshot, onEventLoop: onEventLoop, pinnedSong: pinnedSong)
+            snapshot: snapshot, onEventLoop: onEventLoop, pinnedSong: pinnedSong, pinnedFolders: pinnedFolders,
+            pinnedStickers: pinnedStickers)
     }
 
     /// Runs `batch` (on a connection's command queue: it may read the database and wait for the engine).
@@ -81,7 +93,16 @@ public final class ControlCommands: Sendable {
     /// now (`status`, `currentsong`, `ping`): no database read, no wait for the engine, so the event
     /// loop may run it. Nil when it needs more; then it must go to a command queue (`execute`).
     public func executeWithoutBlocking(_ batch: MPDCommandBatch, client: inout MPDClientState) -> MPDBatchResult? {
-        guard Self.answersFromSnapshot(batch) else { return nil }
+        guard Self.answersFromSnapshot(batch) else {
+            guard batch.mode == .single else { return nil }
+            if batch.lines[0].first == UInt8(ascii: "l"), Self.rootListings.contains(batch.lines[0]) {
+                return listRootWithoutBlocking(batch, client: &client)
+            }
+            if batch.lines[0].starts(with: Self.stickerFindLine) {
+                return findStickersWithoutBlocking(batch, client: &client)
+            }
+            return nil
+        }
         let p = player.snapshot()
         var song: SongRecord?
         if let current = p.currentPosition {
@@ -92,7 +113,7 @@ public final class ControlCommands: Sendable {
         // the bytes of the last answer, which were made from the same state.
         let poll = batch.mode == .single && batch.lines[0] == Self.statusLine && client.permission.contains(.read)
         let songs = currentSongs.generation
-        if poll, let same = lastStatus.withLock({ $0.flatMap { $0.snapshot == p && $0.songs == songs ? $0.output : nil } }) {
+        if poll, let same = lastStatus(of: p, songs: songs) {
             return MPDBatchResult(output: same, continuation: .ready)
         }
         var context = makeContext(for: client, snapshot: p, onEventLoop: true, pinnedSong: song)
@@ -106,6 +127,60 @@ public final class ControlCommands: Sendable {
 
     private static let statusLine = Array("status".utf8)
 
+    /// The whole answer to `status` (its `OK` included) when it would be the last one made, for a client
+    /// that may read: the player did not change since. Nil when it must be made anew (`executeWithoutBlocking`).
+    public func unchangedStatus(client: MPDClientState) -> [UInt8]? {
+        guard client.permission.contains(.read) else { return nil }
+        let p = player.snapshot()
+        // With a current song, the answer also depends on the song being at hand (`executeWithoutBlocking`).
+        if let current = p.currentPosition, currentSongs.song(p.queue[current].track) == nil { return nil }
+        return lastStatus(of: p, songs: currentSongs.generation)
+    }
+
+    /// The last `status` answer, if it was made from `snapshot` with the current song cache at `songs`.
+    private func lastStatus(of snapshot: PlayerSnapshot, songs: Int) -> [UInt8]? {
+        lastStatus.withLock { $0.flatMap { $0.snapshot == snapshot && $0.songs == songs ? $0.output : nil } }
+    }
+
+    /// The requests for the music folder's listing, as clients send them.
+    private static let rootListings: Set<[UInt8]> = Set(
+        ["lsinfo", "lsinfo \"\"", "lsinfo \"/\""].map { Array($0.utf8) })
+
+    private static let stickerFindLine = Array("sticker find song \"\" ".utf8)
+
+    /// `sticker find song "" NAME`, answered at once when its answer is kept (`LibrarySongs.stickerFinds`):
+    /// the hop to a command queue and back cost more than the answer. Nil otherwise.
+    private func findStickersWithoutBlocking(
+        _ batch: MPDCommandBatch, client: inout MPDClientState
+    ) -> MPDBatchResult? {
+        guard let request = try? MPDTokenizer.tokenize(batch.lines[0][...]), request.arguments.count == 4,
+            let found = librarySongs.stickerFinds.kept(request.arguments[3].string)
+        else { return nil }
+        var context = makeContext(for: client, onEventLoop: true, pinnedStickers: found)
+        let result = table.execute(batch, context: &context)
+        client = context.client
+        return result
+    }
+
+    /// `lsinfo` of the music folder, answered at once when everything it reads is kept in memory (the
+    /// folders, the playlists, and the songs if some lie in the music folder itself): clients ask for it
+    /// first, and the hop to a command queue and back cost more than the answer. Nil when something
+    /// must be read first.
+    private func listRootWithoutBlocking(_ batch: MPDCommandBatch, client: inout MPDClientState) -> MPDBatchResult? {
+        guard let tree = librarySongs.tree.kept, let playlists = librarySongs.playlists.kept else { return nil }
+        var songs: SongTable?
+        if tree.times[""] != nil {
+            guard let kept = librarySongs.songs.kept else { return nil }
+            songs = kept
+        }
+        var context = makeContext(
+            for: client, onEventLoop: true,
+            pinnedFolders: MPDContext.PinnedFolders(tree: tree, playlists: playlists, songs: songs))
+        let result = table.execute(batch, context: &context)
+        client = context.client
+        return result
+    }
+
     /// The library changed (a scan found changes): the song kept for `status` may have new tags, and
     /// what the library commands keep is read again.
     func libraryChanged() {
@@ -114,7 +189,7 @@ public final class ControlCommands: Sendable {
         warmLibrary()
     }
 
-    /// Reads what the library commands keep (`stats`' counts, the folders, every song: `LibrarySongs`)
+    /// Reads what the library commands keep (`stats`' counts, the folders, the playlists, every song: `LibrarySongs`)
     /// before any client asks, on a queue of its own: when the server starts and after each library
     /// change. MPD loads its whole database at start; without this, the first `list`, `find` or
     /// `listallinfo` after a start or a rescan would read the whole library first (figures in
@@ -128,7 +203,10 @@ public final class ControlCommands: Sendable {
             let context = makeContext(for: newClient())
             _ = try? context.libraryStatistics()
             _ = try? context.folderTree()
-            _ = try? context.allSongs()
+            _ = try? context.allPlaylists()
+            // The columns of the tags clients browse and sort by, so that their first `list` does not make them.
+            let table = try? context.songTable()
+            for tag in [MPDTag.artist, .albumArtist, .album, .genre, .title] { _ = table?.column(tag) }
         }
     }
 

@@ -10,7 +10,8 @@ enum DirectoryTree {
 
     /// The folder holding `path` ("" for the music folder).
     static func parent(of path: String) -> String {
-        guard let slash = path.lastIndex(of: "/") else { return "" }
+        // By bytes: a `/` is always a character of its own, and the characters' search is several times slower.
+        guard let slash = path.utf8.lastIndex(of: UInt8(ascii: "/")) else { return "" }
         return String(path[..<slash])
     }
 

@@ -8,10 +8,11 @@ import Synchronization
 /// read when a client first asks, or ahead of it (`ControlCommands.warmLibrary`); their memory and
 /// times are in contrib/bench/README.md.
 ///
-/// Thread rules: any thread but an event loop (a first read blocks on the database).
+/// Thread rules: any thread but an event loop (a first read blocks on the database); `kept`, which
+/// never reads, may be asked on the event loop.
 final class LibrarySongs: Sendable {
-    /// Every song, in path order.
-    let songs = KeptUntilChange<[SongRecord]>()
+    /// Every song, in path order, with the tag columns made from them so far.
+    let songs = KeptUntilChange<SongTable>()
     /// The folders that hold songs directly, as runs in path order with their songs' newest times
     /// (`Catalog.folderRuns`).
     let folders = KeptUntilChange<[(folder: String, newest: Int64)]>()
@@ -20,12 +21,45 @@ final class LibrarySongs: Sendable {
     /// The library's part of `stats` (counted in SQL, and asked by clients on every connect; MPD keeps
     /// its counts).
     let statistics = KeptUntilChange<Catalog.Statistics>()
+    /// The stored playlists and the music folder's playlist files (`Catalog.allPlaylists`), read again
+    /// after any write to their table (`ControlCommands`' `TableCommits`) as well as on library changes.
+    let playlists = KeptUntilChange<Catalog.AllPlaylists>()
+
+    /// `sticker find song "" NAME`'s answer by sticker name (`StickerStore.find` over the whole library),
+    /// read again after any write to the play counts or the tracks (`TableCommits`) and after each
+    /// `sticker set` or `delete` (the command clears it).
+    let stickerFinds = KeptByName<[(path: String, value: String)]>()
 
     func clear() {
+        stickerFinds.clear()
+        playlists.clear()
         songs.clear()
         folders.clear()
         tree.clear()
         statistics.clear()
+    }
+}
+
+/// Values read from the library by name (a few names), each kept until the library changes.
+final class KeptByName<Value: Sendable>: Sendable {
+    private let values = Mutex<[String: KeptUntilChange<Value>]>([:])
+
+    /// The one kept for `name` (made empty on first use, and never dropped, so that `clear` reaches
+    /// every read under way).
+    func callAsFunction(_ name: String) -> KeptUntilChange<Value> {
+        values.withLock { values in
+            if let kept = values[name] { return kept }
+            let made = KeptUntilChange<Value>()
+            values[name] = made
+            return made
+        }
+    }
+
+    /// The value kept for `name` now, without reading.
+    func kept(_ name: String) -> Value? { values.withLock { $0[name] }?.kept }
+
+    func clear() {
+        for kept in values.withLock({ Array($0.values) }) { kept.clear() }
     }
 }
 
@@ -48,25 +82,11 @@ final class KeptUntilChange<Value: Sendable>: Sendable {
         }
     }
 
+    /// The value if it is kept now, without reading (for the event loop, which must not block).
+    var kept: Value? { state.withLock { $0.value } }
+
     /// The library changed: read it again when next asked.
     func clear() {
         state.withLock { $0 = (nil, $0.generation + 1) }
-    }
-}
-
-extension Array where Element == SongRecord {
-    /// Calls `body` with each song `filter` matches (every song without one) until it returns false,
-    /// without gathering the matches into an array first (`count genre "Rock"` matched a quarter of
-    /// the library, and copying them cost a third of its time).
-    func forEach(matching filter: SongFilter?, _ body: (SongRecord) -> Bool) {
-        for song in self where filter?.matches(song) ?? true {
-            if !body(song) { return }
-        }
-    }
-
-    /// The songs `filter` matches (all of them without one).
-    func matching(_ filter: SongFilter?) -> [SongRecord] {
-        guard let filter else { return self }
-        return self.filter(filter.matches)
     }
 }

@@ -23,12 +23,28 @@ public struct MPDContext: MPDCommandContext {
     /// the database is never read.
     private let onEventLoop: Bool
     private let pinnedSong: SongRecord?
+    /// On the event loop: what `lsinfo` of the music folder reads, taken from what is kept beforehand.
+    private let pinnedFolders: PinnedFolders?
+    /// On the event loop: `sticker find song "" NAME`'s answer, taken from what is kept beforehand.
+    let pinnedStickers: [(path: String, value: String)]?
+
+    /// What `lsinfo` of the music folder reads, all of it kept in memory (`executeWithoutBlocking`).
+    struct PinnedFolders {
+        let tree: DirectoryTree.Folders
+        let playlists: Catalog.AllPlaylists
+        /// Nil when no song lies in the music folder itself (then the songs are not read).
+        let songs: SongTable?
+    }
 
     init(
         catalog: Catalog, playlists: StoredPlaylists, stickers: StickerStore, messages: MessageBoard, player: any PlayerStateSource, musicFolder: String,
         password: String?, client: MPDClientState, started: Date, currentSongs: CurrentSongCache,
-        librarySongs: LibrarySongs, snapshot: PlayerSnapshot? = nil, onEventLoop: Bool = false, pinnedSong: SongRecord? = nil
+        librarySongs: LibrarySongs, snapshot: PlayerSnapshot? = nil, onEventLoop: Bool = false,
+        pinnedSong: SongRecord? = nil, pinnedFolders: PinnedFolders? = nil,
+        pinnedStickers: [(path: String, value: String)]? = nil
     ) {
+        self.pinnedFolders = pinnedFolders
+        self.pinnedStickers = pinnedStickers
         self.onEventLoop = onEventLoop
         self.pinnedSong = pinnedSong
         self.password = password
@@ -58,7 +74,13 @@ public struct MPDContext: MPDCommandContext {
 
     /// Every song of the library, in path order (kept in memory between commands: `LibrarySongs`).
     func allSongs() throws(MPDError) -> [SongRecord] {
-        try libraryCall { try librarySongs.songs.get { try catalog.songs(under: "") } }
+        try songTable().songs
+    }
+
+    /// Every song of the library with its tag columns (`SongTable`; kept like `allSongs`).
+    func songTable() throws(MPDError) -> SongTable {
+        if let songs = pinnedFolders?.songs { return songs }
+        return try libraryCall { try librarySongs.songs.get { SongTable(try catalog.songs(under: "")) } }
     }
 
     /// The folders under `directory` ("" for all) that hold songs directly, `directory` itself
@@ -78,7 +100,14 @@ public struct MPDContext: MPDCommandContext {
 
     /// The library's folders as `lsinfo` lists them (kept in memory between commands: `LibrarySongs`).
     func folderTree() throws(MPDError) -> DirectoryTree.Folders {
-        try libraryCall { try librarySongs.tree.get { DirectoryTree.Folders(runs: try folderRuns(under: "")) } }
+        if let tree = pinnedFolders?.tree { return tree }
+        return try libraryCall { try librarySongs.tree.get { DirectoryTree.Folders(runs: try folderRuns(under: "")) } }
+    }
+
+    /// The stored playlists and the music folder's playlist files (kept between commands: `LibrarySongs`).
+    func allPlaylists() throws(MPDError) -> Catalog.AllPlaylists {
+        if let playlists = pinnedFolders?.playlists { return playlists }
+        return try libraryCall { try librarySongs.playlists.get { try catalog.allPlaylists() } }
     }
 
     /// Runs a request on the engine; the next `player()` reads the state anew.

@@ -5,13 +5,18 @@ import MPDProtocol
 /// Evaluates a parsed `MPDFilter` against songs (the codec parses; the library side evaluates).
 ///
 /// A filter is prepared once for the many songs it is matched against (`init`): each comparison's
-/// text is decoded, folded and, for `=~`, compiled there, not once per song and value.
+/// text is decoded, folded and, for `=~`, compiled there, not once per song and value. Prepared over a
+/// `SongTable`, a comparison with one tag is made once per distinct value of the tag (`TagColumn`), and
+/// each song only looks its value numbers up.
 struct SongFilter {
     private indirect enum Node {
         case and([Node])
         case not(Node)
         /// A tag (nil: any tag) compared with `Match`.
         case tag(MPDTag?, Match)
+        /// A tag compared through its column: `hits` says, per value number, whether that value
+        /// satisfies the comparison (not negated).
+        case column(TagColumn, hits: [Bool], Match)
         case uri(Match)
         /// `base`: the folder, without slashes at either end ("" for everything).
         case base(String)
@@ -50,6 +55,16 @@ struct SongFilter {
             guard needle != nil else { return negated }
             let hit = SongFilter.anyValue(s, test)
             return negated ? !hit : hit
+        }
+
+        /// Whether each of `column`'s values satisfies the comparison (not negated), by value number.
+        func hits(in column: TagColumn) -> [Bool] {
+            guard let needle else { return [] }
+            guard op == .equals, !foldCase else { return column.values.map(test) }
+            // The values are sorted: one lookup instead of a comparison per value.
+            var hits = [Bool](repeating: false, count: column.values.count)
+            if let n = column.number(of: needle) { hits[Int(n)] = true }
+            return hits
         }
 
         /// Whether one value satisfies the comparison (not negated).
@@ -117,15 +132,22 @@ struct SongFilter {
 
     private let root: Node
 
-    init(_ filter: MPDFilter) {
-        root = Self.prepare(filter)
+    /// `table`: the songs the filter will be matched against by index (`matches(_:at:)`), whose tag
+    /// columns it uses; without one it matches any song (`matches(_:)`).
+    init(_ filter: MPDFilter, table: SongTable? = nil) {
+        root = Self.prepare(filter, table)
     }
 
-    private static func prepare(_ filter: MPDFilter) -> Node {
+    private static func columnMatch(_ column: TagColumn, _ match: Match) -> Node {
+        .column(column, hits: match.hits(in: column), match)
+    }
+
+    private static func prepare(_ filter: MPDFilter, _ table: SongTable?) -> Node {
         switch filter {
-        case .and(let all): .and(all.map(prepare))
-        case .not(let f): .not(prepare(f))
-        case .tag(let tag, let m): .tag(tag, Match(m))
+        case .and(let all): .and(all.map { prepare($0, table) })
+        case .not(let f): .not(prepare(f, table))
+        case .tag(let tag, let m):
+            if let tag, let table { columnMatch(table.column(tag), Match(m)) } else { .tag(tag, Match(m)) }
         case .uri(let m): .uri(Match(m))
         case .base(let bytes):
             .base(String(decoding: bytes, as: UTF8.self).trimmingCharacters(in: CharacterSet(charactersIn: "/")))
@@ -134,7 +156,32 @@ struct SongFilter {
         }
     }
 
+    /// Whether `s` matches; for a filter prepared without a table.
     func matches(_ s: SongRecord) -> Bool { Self.matches(root, s) }
+
+    /// Per song of `table` (the one the filter was prepared over), whether it matches. Worked out node by
+    /// node over all the songs, each node in one tight loop, rather than song by song down the tree.
+    func matches(in table: SongTable) -> [Bool] { Self.matches(root, in: table) }
+
+    private static func matches(_ node: Node, in table: SongTable) -> [Bool] {
+        switch node {
+        case .and(let all):
+            var out = [Bool](repeating: true, count: table.songs.count)
+            for n in all {
+                let one = matches(n, in: table)
+                for i in out.indices { out[i] = out[i] && one[i] }
+            }
+            return out
+        case .not(let n):
+            return matches(n, in: table).map { !$0 }
+        case .column(let column, let hits, let m):
+            guard m.needle != nil else { return [Bool](repeating: m.negated, count: table.songs.count) }
+            let having = column.songsHaving(hits)
+            return m.negated ? having.map { !$0 } : having
+        default:
+            return table.songs.withUnsafeBufferPointer { songs in songs.map { matches(node, $0) } }
+        }
+    }
 
     /// For a filter used once.
     static func matches(_ filter: MPDFilter, _ s: SongRecord) -> Bool { SongFilter(filter).matches(s) }
@@ -143,6 +190,8 @@ struct SongFilter {
         switch node {
         case .and(let all): return all.allSatisfy { matches($0, s) }
         case .not(let n): return !matches(n, s)
+        case .column:
+            preconditionFailure("a filter prepared over a table is matched with matches(in:)")
         case .tag(let tag?, let m):
             let values = SongWriter.values(s, tag)
             return m.matches(values.isEmpty ? [""] : values)

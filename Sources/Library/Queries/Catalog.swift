@@ -81,6 +81,26 @@ public struct Catalog: Sendable {
         }
     }
 
+    /// The stored playlists and the music folder's playlist files (`allPlaylists`).
+    public typealias AllPlaylists = (
+        stored: [(name: String, modified: Int64)], files: [(path: String, name: String, modified: Int64)]
+    )
+
+    /// The stored playlists (as `StoredPlaylists.all` lists them) and the music folder's (as `playlists`),
+    /// in one read with statements kept prepared: `lsinfo` of the music folder lists both, and two reads
+    /// cost it more than the rest of its answer.
+    public func allPlaylists() throws -> AllPlaylists {
+        try db.read { db in
+            let stored = try Row.fetchAll(db.cachedStatement(
+                sql: "SELECT name, mtime_ns FROM playlists WHERE path IS NULL AND is_on_the_go = 0 ORDER BY id"
+            )).map { (name: $0[0] as String, modified: ($0[1] as Int64? ?? 0) / 1_000_000_000) }
+            let files = try Row.fetchAll(db.cachedStatement(
+                sql: "SELECT path, name, mtime_ns FROM playlists WHERE path IS NOT NULL ORDER BY path"
+            )).map { (path: $0[0] as String, name: $0[1] as String, modified: ($0[2] as Int64? ?? 0) / 1_000_000_000) }
+            return (stored, files)
+        }
+    }
+
     /// The music folder's playlists: path (relative), name, modification time (Unix seconds).
     public func playlists() throws -> [(path: String, name: String, modified: Int64)] {
         try db.read { db in

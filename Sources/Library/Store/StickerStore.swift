@@ -138,8 +138,10 @@ public struct StickerStore: Sendable {
         var arguments: StatementArguments = []
         var sql: String
         if let column = Self.deviceColumn(name) {
+            // CROSS JOIN keeps play_state the outer loop: SQLite otherwise walks every track in path
+            // order and looks each up in play_state, which holds only the played and rated ones.
             sql = """
-                SELECT t.path, CAST(\(column) AS TEXT) AS v FROM play_state p JOIN tracks t ON t.id = p.track_id
+                SELECT t.path, CAST(\(column) AS TEXT) AS v FROM play_state p CROSS JOIN tracks t ON t.id = p.track_id
                 WHERE \(column) IS NOT NULL
                 """
         } else {
@@ -157,7 +159,8 @@ public struct StickerStore: Sendable {
         }
         sql += " ORDER BY t.path"
         return try db.read { db in
-            try Row.fetchAll(db, sql: sql, arguments: arguments).map { (path: $0[0], value: $0[1]) }
+            // Kept prepared (a few shapes of query): compiling one cost more than running it.
+            try Row.fetchAll(db.cachedStatement(sql: sql), arguments: arguments).map { (path: $0[0], value: $0[1]) }
         }
     }
 

@@ -1,0 +1,53 @@
+import ClickWheelTestKit
+import ControlServer
+import Foundation
+import Testing
+
+/// What the control server keeps in memory between commands (the playlists `lsinfo` lists, `sticker find`'s
+/// answers, answered on the event loop once kept) follows every write at once: the next command sees it.
+@Suite(.serialized) struct KeptAnswersTests {
+    @Test func lsinfoOfTheMusicFolderShowsASavedPlaylistAtOnce() throws {
+        let f = try ServerFixture()
+        let c = try RawClient(f.socket)
+        _ = c.response()
+        let name = "Kept \(UUID().uuidString.prefix(6))"
+        defer { _ = c.roundTrip("rm \"\(name)\"") }
+        let before = c.roundTrip("lsinfo")
+        #expect(c.roundTrip("lsinfo") == before)
+        #expect(!before.contains("playlist: \(name)\n"))
+        _ = c.roundTrip("add \"Durations/01 CBR Info.mp3\"")
+        #expect(c.roundTrip("save \"\(name)\"") == "OK\n")
+        #expect(c.roundTrip("lsinfo").contains("playlist: \(name)\n"))
+        #expect(c.roundTrip("lsinfo \"\"").contains("playlist: \(name)\n"))
+        #expect(c.roundTrip("rm \"\(name)\"") == "OK\n")
+        #expect(c.roundTrip("lsinfo") == before)
+    }
+
+    @Test func stickerFindShowsASetStickerAtOnce() throws {
+        let f = try ServerFixture()
+        let c = try RawClient(f.socket)
+        _ = c.response()
+        let name = "kept\(UUID().uuidString.prefix(6))"
+        defer {
+            _ = c.roundTrip("sticker delete song \"Durations/01 CBR Info.mp3\" \(name)")
+            _ = c.roundTrip("sticker delete song \"Sorting/10cc - Ten.mp3\" \(name)")
+        }
+        #expect(c.roundTrip("sticker find song \"\" \(name)") == "OK\n")
+        #expect(c.roundTrip("sticker find song \"\" \(name)") == "OK\n")
+        #expect(c.roundTrip("sticker set song \"Durations/01 CBR Info.mp3\" \(name) one") == "OK\n")
+        let one = "file: Durations/01 CBR Info.mp3\nsticker: \(name)=one\nOK\n"
+        #expect(c.roundTrip("sticker find song \"\" \(name)") == one)
+        #expect(c.roundTrip("sticker set song \"Sorting/10cc - Ten.mp3\" \(name) two") == "OK\n")
+        #expect(c.roundTrip("sticker find song \"\" \(name)") == """
+            file: Durations/01 CBR Info.mp3
+            sticker: \(name)=one
+            file: Sorting/10cc - Ten.mp3
+            sticker: \(name)=two
+            OK
+
+            """)
+        #expect(c.roundTrip("sticker delete song \"Durations/01 CBR Info.mp3\" \(name)") == "OK\n")
+        #expect(
+            c.roundTrip("sticker find song \"\" \(name)") == "file: Sorting/10cc - Ten.mp3\nsticker: \(name)=two\nOK\n")
+    }
+}
