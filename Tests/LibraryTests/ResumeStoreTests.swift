@@ -6,13 +6,7 @@ import Testing
 
 /// The resume checkpoint and play-state writes against a real SQLite file holding the indexed fixtures.
 @Suite struct ResumeStoreTests {
-    /// A fresh database with the fixture library indexed, and its song ids in Songs order.
-    func indexed() throws -> (dir: TempDir, pool: DatabasePool, songs: [TrackID]) {
-        let dir = TempDir()
-        let pool = try LibraryDatabase.open(at: dir.file("lib.sqlite").path)
-        try index(TestPaths.fixtureMusic.path, into: pool)
-        return (dir, pool, try LibraryStore(pool).trackIDs(of: .songs))
-    }
+    func indexed() throws -> (dir: TempDir, pool: DatabasePool, songs: [TrackID]) { try indexedFixtures() }
 
     @Test func aCheckpointComesBackAsItWasWritten() throws {
         let (dir, pool, songs) = try indexed()

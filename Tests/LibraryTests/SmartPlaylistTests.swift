@@ -7,12 +7,7 @@ import Testing
 /// The iPod's smart playlists over a real indexed library: computed from `play_state` at every read,
 /// Never Played paged by Songs position and equal, page by page, to the plain query it stands for.
 @Suite struct SmartPlaylistTests {
-    func indexed() throws -> (dir: TempDir, pool: DatabasePool, songs: [TrackID]) {
-        let dir = TempDir()
-        let pool = try LibraryDatabase.open(at: dir.file("lib.sqlite").path)
-        try index(TestPaths.fixtureMusic.path, into: pool)
-        return (dir, pool, try LibraryStore(pool).trackIDs(of: .songs))
-    }
+    func indexed() throws -> (dir: TempDir, pool: DatabasePool, songs: [TrackID]) { try indexedFixtures() }
 
     func ids(_ store: LibraryStore, _ list: SmartPlaylist) throws -> [TrackID] {
         try store.trackIDs(of: .smart(list))

@@ -10,15 +10,7 @@ import Testing
     let dir = TempDir()
     var music: String { dir.file("music").path }
 
-    init() throws {
-        let fm = FileManager.default
-        try fm.createDirectory(atPath: music + "/Band/Record", withIntermediateDirectories: true)
-        for (i, name) in ["02 VBR Xing.mp3", "01 CBR Info.mp3", "06 48000 Hz.mp3"].enumerated() {
-            try fm.copyItem(
-                atPath: TestPaths.fixtureMusic.appendingPathComponent("Durations/" + name).path,
-                toPath: music + "/Band/Record/0\(i + 1) Song.mp3")
-        }
-    }
+    init() throws { try copyThreeSongs(to: music) }
 
     func indexed() throws -> (DatabasePool, StickerStore, (String) throws -> TrackID) {
         let pool = try LibraryDatabase.open(at: dir.file("lib.sqlite").path)

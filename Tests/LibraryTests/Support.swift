@@ -1,3 +1,4 @@
+import ClickWheelCore
 import Foundation
 import GRDB
 @testable import Library
@@ -54,4 +55,24 @@ func copyTree(_ source: URL, to dest: URL) throws {
 @discardableResult
 func index(_ music: String, into pool: DatabasePool, threads: Int = 2) throws -> ScanSummary {
     try LibraryScanner(musicFolder: music, database: pool, logger: .quiet, threads: threads).run()
+}
+
+/// A fresh database with the fixture library indexed, and its song ids in Songs order.
+func indexedFixtures() throws -> (dir: TempDir, pool: DatabasePool, songs: [TrackID]) {
+    let dir = TempDir()
+    let pool = try LibraryDatabase.open(at: dir.file("lib.sqlite").path)
+    try index(TestPaths.fixtureMusic.path, into: pool)
+    return (dir, pool, try LibraryStore(pool).trackIDs(of: .songs))
+}
+
+/// Three of the fixture songs as `Band/Record/01 Song.mp3` … `03 Song.mp3` under `music` (a small
+/// library to change on disk).
+func copyThreeSongs(to music: String) throws {
+    let fm = FileManager.default
+    try fm.createDirectory(atPath: music + "/Band/Record", withIntermediateDirectories: true)
+    for (i, name) in ["02 VBR Xing.mp3", "01 CBR Info.mp3", "06 48000 Hz.mp3"].enumerated() {
+        try fm.copyItem(
+            atPath: TestPaths.fixtureMusic.appendingPathComponent("Durations/" + name).path,
+            toPath: music + "/Band/Record/0\(i + 1) Song.mp3")
+    }
 }
