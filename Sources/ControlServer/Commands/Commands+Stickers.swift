@@ -10,8 +10,7 @@ extension ControlCommands {
         let a = req.arguments
         let verb = a[0].string
         // MPD checks the shape of the request before the domain.
-        let shapes: [String: Set<Int>] = ["get": [4], "set": [5], "delete": [3, 4], "list": [3], "find": [4, 6]]
-        guard let counts = shapes[verb], counts.contains(a.count) else { throw .argument("bad request") }
+        guard let counts = stickerShapes[verb], counts.contains(a.count) else { throw .argument("bad request") }
         guard a[1].string == "song" else { throw .argument("unknown sticker domain") }
         let stickers = ctx.stickers
         if verb == "find" {
@@ -63,6 +62,11 @@ extension ControlCommands {
         let stickers = ctx.stickers
         return try stickerCall { try ctx.librarySongs.stickerFinds(name).get { try stickers.find(under: "", name) } }
     }
+
+    /// How many arguments each `sticker` verb takes, the verb included.
+    private static let stickerShapes: [String: Set<Int>] = [
+        "get": [4], "set": [5], "delete": [3, 4], "list": [3], "find": [4, 6],
+    ]
 
     /// A sticker store call, its refusals worded as MPD's.
     private static func stickerCall<T>(_ body: () throws -> T) throws(MPDError) -> T {

@@ -36,12 +36,17 @@ final class NeverPlayed: Sendable {
     /// With `played[j]` ascending, `played[j] - j` (the unplayed songs before the j-th played one) is
     /// non-decreasing, so the number of played songs before the row is found by bisection.
     static func ord(ofRow index: Int, played: [Int]) -> Int {
+        index + firstIndex(in: played) { j, ord in ord - j > index }
+    }
+
+    /// The first index `j` of `played` where `past(j, played[j])` holds (it must hold from there on).
+    private static func firstIndex(in played: [Int], where past: (Int, Int) -> Bool) -> Int {
         var low = 0, high = played.count
         while low < high {
             let mid = (low + high) / 2
-            if played[mid] - mid <= index { low = mid + 1 } else { high = mid }
+            if past(mid, played[mid]) { high = mid } else { low = mid + 1 }
         }
-        return index + low
+        return low
     }
 
     func rows(_ db: Database, in range: Range<Int>, columns: String) throws -> [Row] {
@@ -60,12 +65,6 @@ final class NeverPlayed: Sendable {
             WHERE t.id = ?
             """), arguments: [id]), let ord = row["ord"] as Int?, (row["plays"] as Int? ?? 0) == 0
         else { return nil }
-        let played = try playedOrds(db)
-        var low = 0, high = played.count
-        while low < high {
-            let mid = (low + high) / 2
-            if played[mid] < ord { low = mid + 1 } else { high = mid }
-        }
-        return ord - low
+        return ord - Self.firstIndex(in: try playedOrds(db)) { _, played in played >= ord }
     }
 }
