@@ -20,6 +20,9 @@ public struct TrackInfo: Hashable, Sendable {
     /// Exact (gapless) duration in milliseconds.
     public var durationMS: Int
     public var isPodcast: Bool
+    /// Part of an audiobook (genre Audiobook, ID3 genre 183, or under a top `Audiobooks/` folder): resumes
+    /// like an episode and plays at the spoken-word speed, as podcasts do.
+    public var isAudiobook: Bool
     public var hasArtwork: Bool
     /// The album's row id (Browse Album from a song's context menu), nil when unknown.
     public var albumID: Int64?
@@ -32,7 +35,7 @@ public struct TrackInfo: Hashable, Sendable {
         id: TrackID, path: String, title: String, artist: String, album: String, albumArtist: String,
         genre: String? = nil, composer: String? = nil, year: Int? = nil, trackNumber: Int? = nil,
         trackTotal: Int? = nil, discNumber: Int? = nil, discTotal: Int? = nil, durationMS: Int,
-        isPodcast: Bool = false, hasArtwork: Bool = false, albumID: Int64? = nil, artistID: Int64? = nil,
+        isPodcast: Bool = false, isAudiobook: Bool = false, hasArtwork: Bool = false, albumID: Int64? = nil, artistID: Int64? = nil,
         rating: Int = 0
     ) {
         self.id = id
@@ -50,9 +53,14 @@ public struct TrackInfo: Hashable, Sendable {
         self.discTotal = discTotal
         self.durationMS = durationMS
         self.isPodcast = isPodcast
+        self.isAudiobook = isAudiobook
         self.hasArtwork = hasArtwork
         self.albumID = albumID
         self.artistID = artistID
         self.rating = rating
     }
+
+    /// Spoken word: a podcast episode or an audiobook part. These resume where they were left and play at the
+    /// spoken-word speed (Settings → Audiobooks).
+    public var isSpokenWord: Bool { isPodcast || isAudiobook }
 }
