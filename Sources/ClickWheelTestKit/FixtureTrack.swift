@@ -11,11 +11,14 @@ public struct FixtureTrack: Hashable, Sendable {
     /// For episodes: never played (the blue dot) and started but not finished.
     public var unplayed: Bool
     public var partlyPlayed: Bool
+    /// On a compilation (TCMP=1): listed under Music → Compilations, and its artist left out of Artists
+    /// unless every other song of theirs is too.
+    public var isCompilation: Bool
 
     public init(
         title: String, artist: String, album: String, genre: String = "Rock", composer: String? = nil,
         trackNumber: Int = 1, durationMS: Int = 200_000, isPodcast: Bool = false, unplayed: Bool = false,
-        partlyPlayed: Bool = false
+        partlyPlayed: Bool = false, isCompilation: Bool = false
     ) {
         self.title = title
         self.artist = artist
@@ -27,5 +30,6 @@ public struct FixtureTrack: Hashable, Sendable {
         self.isPodcast = isPodcast
         self.unplayed = unplayed
         self.partlyPlayed = partlyPlayed
+        self.isCompilation = isCompilation
     }
 }

@@ -66,7 +66,10 @@ extension InMemoryLibrary {
                             initial: SortKey.initial(of: $0.element.name))
                     })
             case .artists: return unique(songs, kind: .artist, name: \.artist, ids: artistIDs)
+            case .artistsWithoutCompilations:
+                return unique(songs.filter { !$0.track.isCompilation }, kind: .artist, name: \.artist, ids: artistIDs)
             case .albums: return albums(songs)
+            case .compilations: return albums(songs.filter(\.track.isCompilation))
             case .songs: return sorted(songs.map(songRow))
             case .genres: return unique(songs, kind: .genre, name: \.genre, ids: genreIDs)
             case .composers: return unique(songs, kind: .composer, name: \.composer, ids: composerIDs)

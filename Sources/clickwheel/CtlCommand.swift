@@ -12,7 +12,9 @@ struct CtlCommand: ParsableCommand {
               wheel N              turn the wheel N steps (negative: anticlockwise)
               press BUTTON         click menu, select, playpause, next or prev
               hold BUTTON [MS]     hold a button (default 1500 ms)
-              screen [--follow]    print the LCD's rows; with --follow, again at every new frame
+              screen [NAME] [--follow]
+                                   print the LCD's rows (first opening screen NAME, e.g. music.compilations);
+                                   with --follow, again at every new frame
               send 'LINE'          send any MPD command line and print the answer
             Exit status: 0 on OK, 1 when the service answers with an error or cannot be reached, 64 for a usage error.
             """)
@@ -37,7 +39,7 @@ struct CtlCommand: ParsableCommand {
     func validate() throws {
         let action = words
         guard let verb = action.first else { throw ValidationError("name an action: wheel, press, hold, screen or send") }
-        let counts: [String: ClosedRange<Int>] = ["wheel": 1...1, "press": 1...1, "hold": 1...2, "screen": 0...0, "send": 1...1]
+        let counts: [String: ClosedRange<Int>] = ["wheel": 1...1, "press": 1...1, "hold": 1...2, "screen": 0...1, "send": 1...1]
         guard let range = counts[verb] else { throw ValidationError("unknown action '\(verb)'") }
         guard range.contains(action.count - 1) else { throw ValidationError("'\(verb)' takes \(range.lowerBound == range.upperBound ? "\(range.lowerBound)" : "\(range.lowerBound)–\(range.upperBound)") argument(s)") }
         if verb == "wheel", Int(action[1]) == nil { throw ValidationError("wheel takes a whole number of steps") }
@@ -57,7 +59,7 @@ struct CtlCommand: ParsableCommand {
         let line: String
         switch verb {
         case "send": line = action[1]
-        case "screen": line = "screen"
+        case "screen": line = (["screen"] + action.dropFirst().map(SocketClient.quote)).joined(separator: " ")
         default: line = ([verb] + action.dropFirst().map(SocketClient.quote)).joined(separator: " ")
         }
         try answer(client, line, rowsOnly: verb == "screen")

@@ -10,9 +10,10 @@ import Testing
         let socket: String
         let child: ChildProcess
 
-        /// The service over `music` (default: the test library), with a database and socket of its own.
-        init(music: String? = nil) throws {
-            dir = URL(fileURLWithPath: "/tmp").appendingPathComponent("cw-ctl-\(UUID().uuidString.prefix(8))")
+        /// The service over `music` (default: the test library), with a database and socket of its own
+        /// (in `dir`, e.g. a stopped service's: a restart).
+        init(music: String? = nil, dir existing: URL? = nil) throws {
+            dir = existing ?? URL(fileURLWithPath: "/tmp").appendingPathComponent("cw-ctl-\(UUID().uuidString.prefix(8))")
             try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
             socket = dir.appendingPathComponent("socket").path
             let music = music ?? TerminalDemoTests.root.appendingPathComponent("Tests/LibraryTests/Fixtures/music").path
@@ -130,5 +131,37 @@ import Testing
         let result = s.child.wait()
         #expect(result.status == 0, "\(result.stderr)")
         #expect(!FileManager.default.fileExists(atPath: s.socket))
+    }
+
+    /// Settings → Music Menu survives a restart of the real service, and a row it hides still opens
+    /// by name over the socket (`clickwheel ctl screen NAME`).
+    @Test func aHiddenMusicRowStaysHiddenAfterARestartAndOpensByName() throws {
+        let first = try Service()
+        // Compilations shows once the first scan has found the fixture's compilations.
+        var r = try first.ctl("send", "screen music")
+        let deadline = Date().addingTimeInterval(30)
+        while !r.stdout.contains("count: 8\n") && Date() < deadline {
+            usleep(100_000)
+            r = try first.ctl("send", "screen music")
+        }
+        #expect(r.status == 0 && r.stdout.contains("count: 8\n"), "\(r.stdout) \(r.stderr)")
+        r = try first.ctl("send", "screen settings.musicmenu")
+        #expect(r.stdout.contains("menu: settings.musicmenu\n"), "\(r.stdout)")
+        #expect(try first.ctl("wheel", "3").status == 0)
+        #expect(try first.ctl("press", "select").status == 0)
+        r = try first.ctl("send", "screen")
+        #expect(r.stdout.contains("Compilations") && r.stdout.contains("Off"), "\(r.stdout)")
+        first.child.kill(SIGTERM)
+        #expect(first.child.wait().status == 0)
+        try? FileManager.default.removeItem(atPath: first.socket)
+
+        let second = try Service(dir: first.dir)
+        r = try second.ctl("send", "screen music")
+        #expect(r.stdout.contains("count: 7\n") && !r.stdout.contains("Compilations"), "\(r.stdout)")
+        r = try second.ctl("send", "screen music.compilations")
+        #expect(r.stdout.contains("title: Compilations\n") && r.stdout.contains("depth: 3\n"), "\(r.stdout)")
+        #expect(r.stdout.contains("Fête de la Musique"), "\(r.stdout)")
+        r = try second.ctl("screen", "music.nowhere")
+        #expect(r.status == 1 && r.stderr.contains("No such screen: music.nowhere"), "\(r.stderr)")
     }
 }

@@ -37,7 +37,7 @@ import Testing
         toMainMenu()
         walk.snap("back on the main menu: Now Playing has appeared", h.engine.frame)
         h.click(.select)
-        h.turn(3)
+        h.turn(4)  // Playlists, Artists, Albums, Compilations (the fixtures have two), Songs
         h.click(.select)
         walk.snap("Music → Songs", h.engine.frame)
         h.spin(40, intervalMS: 15)

@@ -36,6 +36,9 @@ public enum ControlRequest: Hashable, Sendable {
     case clear
     case priority(Int, slices: [QueueSlice])
     case priorityID(Int, ids: [Int])
+    /// Open the screen named `identifier` (`MenuCatalog.identifier(of:)`) as if walked to from the main
+    /// menu, even when Settings hides a row on the way (the `screen NAME` extension).
+    case openScreen(String)
 }
 
 /// A position in the queue: absolute, or relative to the current entry (MPD's `+N` is N after it,
@@ -74,6 +77,8 @@ public enum ControlError: Error, Hashable, Sendable {
     case positionTooLarge(Int)
     /// The queue would hold more than `PlayQueue.clientLimit` (MPD: ACK 51 "Playlist is too large").
     case queueTooLarge
+    /// No fixed row leads to a screen of that name (MPD: ACK 50), with the names that can be opened.
+    case noSuchScreen(String, known: [String])
 }
 
 /// What a control request did: its reply (the song ids added, if any) or its error, and the effects

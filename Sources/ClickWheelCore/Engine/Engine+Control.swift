@@ -113,8 +113,23 @@ extension Engine {
             let positions = try ids.map { id throws(ControlError) in try index(ofID: id) }
             for i in positions { player.entries.setPriority(priority, at: i) }
             effects.append(.notify(.playlist))
+        case .openScreen(let name):
+            effects += try openScreen(name)
         }
         return []
+    }
+
+    /// Replaces the menu stack with the path from the main menu to the screen `name` (a Wheel
+    /// calibration in progress is cancelled, as by Menu), each page with its cursor on top.
+    private mutating func openScreen(_ name: String) throws(ControlError) -> [Effect] {
+        guard let path = MenuCatalog.path(to: name, settings: settings) else {
+            throw .noSuchScreen(name, known: MenuCatalog.openableScreens(settings: settings))
+        }
+        let effects = cancelWheelSetup()
+        if stack.contains(where: { $0.destination == .nowPlaying }) { leftNowPlaying() }
+        stack = [Page(.menu(.main))]
+        for destination in path.dropFirst() { push(destination) }
+        return effects
     }
 
     /// MPD's `single` as the engine holds it: Repeat One is repeat + single.

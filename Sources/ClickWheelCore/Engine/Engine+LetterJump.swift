@@ -11,7 +11,7 @@ extension Engine {
     static func sortedByName(_ list: BrowseList) -> Bool {
         switch list {
         case .playlists, .artists, .albums, .songs, .genres, .composers, .podcastShows, .artistsOfGenre,
-            .songsOfGenre, .songsOfComposer:
+            .songsOfGenre, .songsOfComposer, .artistsWithoutCompilations, .compilations:
             return true
         default:
             return false

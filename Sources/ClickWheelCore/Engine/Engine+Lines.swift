@@ -1,10 +1,13 @@
 /// The lines of the page on screen: fixed menu items, header rows and library rows read by index.
 extension Engine {
     /// The fixed items of a menu or context page (nil for lists and Now Playing).
-    func fixedItems(of destination: Destination) -> [MenuItem]? {
+    mutating func fixedItems(of destination: Destination) -> [MenuItem]? {
         switch destination {
         case .menu(let id):
-            return MenuCatalog.items(of: id, settings: settings, hasCurrent: player.hasCurrent)
+            // Music shows Compilations only when the library has one (a cached count: one index probe).
+            let compilations = id == .music && rows.count(of: .compilations, in: library) > 0
+            return MenuCatalog.items(
+                of: id, settings: settings, hasCurrent: player.hasCurrent, hasCompilations: compilations)
         case .context(let target):
             return MenuCatalog.contextItems(for: target)
         case .rating(let target):

@@ -87,7 +87,7 @@ extension Engine {
     }
 
     /// Menu or Cancel: back to Settings, nothing changed.
-    private mutating func cancelWheelSetup() -> [Effect] {
+    mutating func cancelWheelSetup() -> [Effect] {
         guard let setup = wheelSetup else { return [] }
         wheelSetup = nil
         selectedSince = now

@@ -38,6 +38,8 @@ public enum MenuID: Hashable, Sendable {
     case main, music, settings, mainMenuItems, about, resetSettings
     /// Settings → Sleep Timer's choices, and the confirmations of Shut Down and Restart.
     case sleepTimer, shutDown, restart
+    /// Settings → Music Menu: which rows Music shows, and Comps in Artists.
+    case musicMenuItems
 }
 
 /// A list screen: its title, where its rows come from, and fixed rows above them ("All Albums").

@@ -12,11 +12,15 @@ public enum MenuCatalog {
         case .sleepTimer: "Sleep Timer"
         case .shutDown: PowerAction.shutDown.title
         case .restart: PowerAction.restart.title
+        case .musicMenuItems: "Music Menu"
         }
     }
 
-    /// The rows of a fixed menu. `hasCurrent` adds Now Playing to the main menu.
-    public static func items(of menu: MenuID, settings: Settings, hasCurrent: Bool) -> [MenuItem] {
+    /// The rows of a fixed menu. `hasCurrent` adds Now Playing to the main menu; `hasCompilations`
+    /// (the library has a compilation) lets Music show Compilations, as on the iPod.
+    public static func items(of menu: MenuID, settings: Settings, hasCurrent: Bool, hasCompilations: Bool = false)
+        -> [MenuItem]
+    {
         switch menu {
         case .main:
             var items: [MenuItem] = []
@@ -27,15 +31,9 @@ public enum MenuCatalog {
             if hasCurrent { items.append(MenuItem("Now Playing", .open(.nowPlaying))) }
             return items
         case .music:
-            return [
-                MenuItem("Playlists", .open(playlists)),
-                MenuItem("Artists", .open(list("Artists", .artists))),
-                MenuItem("Albums", .open(list("Albums", .albums))),
-                MenuItem("Songs", .open(list("Songs", .songs))),
-                MenuItem("Genres", .open(list("Genres", .genres))),
-                MenuItem("Composers", .open(list("Composers", .composers))),
-                MenuItem("Search", .open(.search(SearchState()))),
-            ]
+            return MusicMenuItem.allCases.filter { item in
+                !settings.hiddenMusicItems.contains(item) && (item != .compilations || hasCompilations)
+            }.map { MenuItem($0.title, .open(destination(of: $0, settings: settings))) }
         case .settings:
             let cycling: [SettingKey] = [
                 .shuffle, .repeatMode, .clicker, .backlight, .soundCheck, .volumeLimit, .acceleration,
@@ -50,9 +48,13 @@ public enum MenuCatalog {
                 MenuItem(PowerAction.restart.title, .open(.menu(.restart))),
                 // Last, so the rows above keep their places (scripts over the control socket count them).
                 MenuItem("Wheel", .calibrateWheel),
+                MenuItem("Music Menu", .open(.menu(.musicMenuItems))),
             ]
         case .mainMenuItems:
             return [SettingKey.mainMusic, .mainPodcasts, .mainShuffleSongs].map { MenuItem($0.title, .setting($0)) }
+        case .musicMenuItems:
+            return MusicMenuItem.allCases.map { MenuItem($0.title, .setting(.musicMenu($0))) }
+                + [MenuItem(SettingKey.compilationsInArtists.title, .setting(.compilationsInArtists))]
         case .about:
             return []
         case .resetSettings:
@@ -72,6 +74,21 @@ public enum MenuCatalog {
             title: "Playlists", source: .library(.playlists),
             header: [MenuItem("On-The-Go", .open(.list(ListScreen(title: "On-The-Go", source: .onTheGo))))]
                 + SmartPlaylist.allCases.map { MenuItem($0.title, .open(list($0.title, .smart($0)))) }))
+
+    /// The screen a row of the Music menu opens; Artists leaves out the compilations' artists unless
+    /// Settings → Music Menu → Comps in Artists is on.
+    public static func destination(of item: MusicMenuItem, settings: Settings) -> Destination {
+        switch item {
+        case .playlists: playlists
+        case .artists: list("Artists", settings.compilationsInArtists ? .artists : .artistsWithoutCompilations)
+        case .albums: list("Albums", .albums)
+        case .compilations: list("Compilations", .compilations)
+        case .songs: list("Songs", .songs)
+        case .genres: list("Genres", .genres)
+        case .composers: list("Composers", .composers)
+        case .search: .search(SearchState())
+        }
+    }
 
     static func list(_ title: String, _ list: BrowseList, header: [MenuItem] = []) -> Destination {
         .list(ListScreen(title: title, source: .library(list), header: header))
@@ -109,8 +126,9 @@ public enum MenuCatalog {
         case .library(let list):
             switch list {
             case .playlists: return "No Playlists"
-            case .artists, .artistsOfGenre: return "No Artists"
+            case .artists, .artistsOfGenre, .artistsWithoutCompilations: return "No Artists"
             case .albums, .albumsOfArtist, .albumsOfGenreArtist: return "No Albums"
+            case .compilations: return "No Compilations"
             case .genres: return "No Genres"
             case .composers: return "No Composers"
             case .podcastShows: return "No Podcasts"

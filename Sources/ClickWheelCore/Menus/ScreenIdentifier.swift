@@ -34,6 +34,7 @@ extension MenuCatalog {
         case .sleepTimer: "settings.sleeptimer"
         case .shutDown: "settings.shutdown"
         case .restart: "settings.restart"
+        case .musicMenuItems: "settings.musicmenu"
         }
     }
 
@@ -44,7 +45,8 @@ extension MenuCatalog {
             switch list {
             case .playlists: return "music.playlists"
             case .songsOfPlaylist: return "music.playlists.songs"
-            case .artists: return "music.artists"
+            case .artists, .artistsWithoutCompilations: return "music.artists"
+            case .compilations: return "music.compilations"
             case .albumsOfArtist: return "music.artists.albums"
             case .songsOfArtist: return "music.artists.songs"
             case .albums: return "music.albums"

@@ -24,6 +24,12 @@ public struct Settings: Hashable, Sendable, Codable {
     public var volume: Int = 50
     /// After a restart, carry on playing what was playing (off: it comes back paused, as on an iPod).
     public var resumePlaying: Bool = false
+    /// Rows of the Music menu that Settings → Music Menu hides (their screens stay reachable over the
+    /// control socket: `screen NAME`).
+    public var hiddenMusicItems: Set<MusicMenuItem> = []
+    /// Artists lists the artists whose every song is on a compilation (Various Artists, …) too; off,
+    /// as on the iPod, compilations are found under Music → Compilations.
+    public var compilationsInArtists: Bool = false
 
     public init() {}
 }
@@ -49,14 +55,42 @@ extension Settings {
         try take(.showShuffleSongs, &showShuffleSongs)
         try take(.volume, &volume)
         try take(.resumePlaying, &resumePlaying)
+        // By name, one by one: a row a newer build stored and this one lacks is dropped, not the settings.
+        if let names = try c.decodeIfPresent([String].self, forKey: .hiddenMusicItems) {
+            hiddenMusicItems = Set(names.compactMap(MusicMenuItem.init(rawValue:)))
+        }
+        try take(.compilationsInArtists, &compilationsInArtists)
+    }
+}
+
+/// The rows of the Music menu, in the iPod's order; Settings → Music Menu shows or hides each (the
+/// one place a new Music row is declared: its title here, its screen in `MenuCatalog.destination(of:)`).
+public enum MusicMenuItem: String, CaseIterable, Hashable, Sendable, Codable {
+    case playlists, artists, albums, compilations, songs, genres, composers, search
+
+    public var title: String {
+        switch self {
+        case .playlists: "Playlists"
+        case .artists: "Artists"
+        case .albums: "Albums"
+        case .compilations: "Compilations"
+        case .songs: "Songs"
+        case .genres: "Genres"
+        case .composers: "Composers"
+        case .search: "Search"
+        }
     }
 }
 
 /// One row of Settings whose value cycles when selected, declared as data.
-public enum SettingKey: CaseIterable, Hashable, Sendable {
+public enum SettingKey: Hashable, Sendable {
     case shuffle, repeatMode, clicker, backlight, soundCheck, volumeLimit, acceleration
     case mainMusic, mainPodcasts, mainShuffleSongs
     case resumePlaying
+    /// Settings → Music Menu: whether a row of the Music menu shows.
+    case musicMenu(MusicMenuItem)
+    /// Settings → Music Menu → Comps in Artists.
+    case compilationsInArtists
 
     /// The row's label.
     public var title: String {
@@ -72,6 +106,8 @@ public enum SettingKey: CaseIterable, Hashable, Sendable {
         case .mainPodcasts: "Podcasts"
         case .mainShuffleSongs: "Shuffle Songs"
         case .resumePlaying: "Resume Playing"
+        case .musicMenu(let item): item.title
+        case .compilationsInArtists: "Comps in Artists"
         }
     }
 
@@ -82,7 +118,9 @@ public enum SettingKey: CaseIterable, Hashable, Sendable {
         case .repeatMode: ["Off", "One", "All"]
         case .clicker: ["Off", "Quiet", "Loud"]
         case .backlight: Self.backlightValues.map { $0 == 0 ? "Always" : "\($0) s" }
-        case .soundCheck, .mainMusic, .mainPodcasts, .mainShuffleSongs, .resumePlaying: ["Off", "On"]
+        case .soundCheck, .mainMusic, .mainPodcasts, .mainShuffleSongs, .resumePlaying, .musicMenu,
+            .compilationsInArtists:
+            ["Off", "On"]
         case .volumeLimit: Self.volumeLimitValues.map { $0 == 100 ? "Off" : "\($0)%" }
         case .acceleration: ["Off", "Normal", "Fast"]
         }
@@ -105,6 +143,8 @@ public enum SettingKey: CaseIterable, Hashable, Sendable {
         case .mainPodcasts: settings.showPodcasts ? 1 : 0
         case .mainShuffleSongs: settings.showShuffleSongs ? 1 : 0
         case .resumePlaying: settings.resumePlaying ? 1 : 0
+        case .musicMenu(let item): settings.hiddenMusicItems.contains(item) ? 0 : 1
+        case .compilationsInArtists: settings.compilationsInArtists ? 1 : 0
         }
     }
 
@@ -126,6 +166,9 @@ public enum SettingKey: CaseIterable, Hashable, Sendable {
         case .mainPodcasts: s.showPodcasts = i == 1
         case .mainShuffleSongs: s.showShuffleSongs = i == 1
         case .resumePlaying: s.resumePlaying = i == 1
+        case .musicMenu(let item):
+            if i == 1 { s.hiddenMusicItems.remove(item) } else { s.hiddenMusicItems.insert(item) }
+        case .compilationsInArtists: s.compilationsInArtists = i == 1
         }
         return s
     }

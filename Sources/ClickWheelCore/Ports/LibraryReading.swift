@@ -87,6 +87,12 @@ public enum BrowseList: Hashable, Sendable {
     /// Artists, then albums, then songs whose name contains `text` (compared by sort key: case and
     /// accents ignored), for Music → Search.
     case search(String)
+    /// Music → Compilations: the compilation albums (TCMP=1), in Albums order.
+    case compilations
+    /// Artists while compilations are kept apart (the iPod's default): the artists with at least one
+    /// song that is not on a compilation, so Various Artists and an album artist of compilations alone
+    /// are left out; `artists` keeps them all.
+    case artistsWithoutCompilations
 }
 
 /// One row of a list: what a menu line shows plus what selecting it needs.

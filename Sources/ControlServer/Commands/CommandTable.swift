@@ -78,7 +78,7 @@ extension ControlCommands {
         row("rescan", .between(0, 1), .admin, update),
         row("rm", .exactly(1), .control, rm),
         row("save", .exactly(1), .control, save),
-        row("screen", .none, .read, screen),
+        row("screen", .between(0, 1), .read, screen),
         row("search", .atLeast(1), .read, search),
         row("searchadd", .atLeast(1), .add, searchadd),
         row("seek", .exactly(2), .player, seek),

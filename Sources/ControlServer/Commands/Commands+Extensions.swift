@@ -4,7 +4,8 @@ import MPDProtocol
 /// ClickWheel's own commands, which no MPD has: `wheel N`, `press BUTTON`, `hold BUTTON [MS]`
 /// drive the UI exactly as the hardware does; `screen` shows the LCD frame (`row: …` lines, then
 /// `title`, `cursor`, `count`, `depth`, and `menu`: the screen's stable name, which scripts can test
-/// whatever the titles say). `idle screen` waits for the next frame.
+/// whatever the titles say). `screen NAME` first opens the screen of that name as if walked to from
+/// the main menu, also when Settings hides a row on the way. `idle screen` waits for the next frame.
 extension ControlCommands {
     /// `wheel STEPS`: turns the wheel by -10,000…10,000 steps (positive: clockwise, down the list).
     static func wheel(_ ctx: inout MPDContext, _ req: MPDRequest, _ w: inout MPDResponseWriter) throws(MPDError) {
@@ -23,8 +24,15 @@ extension ControlCommands {
         ctx.input(.hold(try button(req.arguments[0]), ms: ms ?? 1500))
     }
 
-    /// `screen`: the LCD frame as it shows now.
+    /// `screen [NAME]`: the LCD frame as it shows now; with NAME (`music.compilations`), after opening
+    /// that screen, which changes the UI as `press` does and so needs the same permission.
     static func screen(_ ctx: inout MPDContext, _ req: MPDRequest, _ w: inout MPDResponseWriter) throws(MPDError) {
+        if let name = req.arguments.first {
+            guard ctx.permission.contains(.control) else {
+                throw MPDError(.permission, "you don't have permission for \"screen\" with a screen to open")
+            }
+            _ = try ctx.control(.openScreen(name.string))
+        }
         let s = ctx.playerSource.screen()
         for row in s.rows { w.field("row", row) }
         w.field("title", s.title)

@@ -14,6 +14,8 @@ extension MPDError {
         case .noCurrentSong: self = .playerSync("No current song")
         case .positionTooLarge(let n): self = .argument("Number too large: \(n)")
         case .queueTooLarge: self = MPDError(.playlistMax, "Playlist is too large")
+        case .noSuchScreen(let name, let known):
+            self = .noExist("No such screen: \(name) (screens: \(known.joined(separator: " ")))")
         }
     }
 }

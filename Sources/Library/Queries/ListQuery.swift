@@ -30,6 +30,15 @@ struct ListQuery {
         case .artists:
             (kind, columns, from, order) = (.artist, named, "FROM artists WHERE ord IS NOT NULL", "ord")
             ord = ("ord", "artists")
+        case .artistsWithoutCompilations:
+            (kind, columns, from, order) = (.artist, named, "FROM artists WHERE solo_ord IS NOT NULL", "solo_ord")
+            ord = ("solo_ord", "artists")
+        case .compilations:
+            kind = .album
+            columns = "al.id, al.title, ar.name AS detail, al.sort_key"
+            from = "FROM albums al JOIN artists ar ON ar.id = al.artist_id WHERE al.compilation_ord IS NOT NULL"
+            order = "al.compilation_ord"
+            ord = ("al.compilation_ord", "albums")
         case .albums:
             kind = .album
             columns = "al.id, al.title, ar.name AS detail, al.sort_key"
@@ -178,13 +187,16 @@ struct ListQuery {
 
     var countSQL: String {
         if let count { return count }
-        if let ord { return "SELECT ifnull(max(ord) + 1, 0) FROM \(ord.table)" }
+        if let ord { return "SELECT ifnull(max(\(ordName)) + 1, 0) FROM \(ord.table)" }
         return "SELECT count(*) \(from)"
     }
 
+    /// The position column's own name (`ord`, `solo_ord`, …), unqualified.
+    var ordName: String { ord.map { String($0.column.split(separator: ".").last!) } ?? "ord" }
+
     var idsSQL: String { "SELECT \(columns.prefix { $0 != "," }) \(from) ORDER BY \(order)" }
 
-    var ordOfIDSQL: String? { ord.map { "SELECT ord FROM \($0.table) WHERE id = ?" } }
+    var ordOfIDSQL: String? { ord.map { "SELECT \(ordName) FROM \($0.table) WHERE id = ?" } }
 
     /// The page statement's text (constant per list kind) and its arguments.
     func page(_ range: Range<Int>) -> (String, StatementArguments) {

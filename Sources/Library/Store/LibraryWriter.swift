@@ -175,7 +175,10 @@ struct LibraryWriter {
         try self = LibraryWriter(db)
     }
 
-    /// Recomputes every menu position (`ord`): music only, podcasts have their own menu.
+    /// Recomputes every menu position (`ord`): music only, podcasts have their own menu. Artists has a
+    /// second numbering without the compilations' artists (`solo_ord`), Compilations its own
+    /// (`albums.compilation_ord`); an album is a compilation while one of its songs is (a retagged song
+    /// moves it at the next scan).
     static func renumber(_ db: Database) throws {
         try db.execute(sql: """
             UPDATE tracks SET ord = NULL WHERE is_podcast = 1 AND ord IS NOT NULL;
@@ -192,6 +195,19 @@ struct LibraryWriter {
             UPDATE albums SET ord = o.r FROM (
                 SELECT id, row_number() OVER (ORDER BY sort_key, title, id) - 1 AS r FROM albums
                 WHERE id IN (SELECT album_id FROM tracks WHERE is_podcast = 0)) AS o
+            WHERE albums.id = o.id;
+            UPDATE artists SET solo_ord = NULL WHERE solo_ord IS NOT NULL;
+            UPDATE artists SET solo_ord = o.r FROM (
+                SELECT id, row_number() OVER (ORDER BY sort_key, name) - 1 AS r FROM artists
+                WHERE id IN (SELECT artist_id FROM tracks WHERE is_podcast = 0 AND is_compilation = 0)) AS o
+            WHERE artists.id = o.id;
+            UPDATE albums SET is_compilation = c.v FROM (
+                SELECT album_id, max(is_compilation) AS v FROM tracks GROUP BY album_id) AS c
+            WHERE albums.id = c.album_id AND albums.is_compilation IS NOT c.v;
+            UPDATE albums SET compilation_ord = NULL WHERE compilation_ord IS NOT NULL;
+            UPDATE albums SET compilation_ord = o.r FROM (
+                SELECT id, row_number() OVER (ORDER BY sort_key, title, id) - 1 AS r FROM albums
+                WHERE is_compilation = 1 AND ord IS NOT NULL) AS o
             WHERE albums.id = o.id;
             DELETE FROM genre_artists;
             INSERT INTO genre_artists (genre_id, ord, artist_id)

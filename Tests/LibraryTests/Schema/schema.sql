@@ -20,7 +20,7 @@ CREATE TABLE albums (
     sort_key        TEXT NOT NULL,
     is_compilation  INTEGER NOT NULL DEFAULT 0,
     year            INTEGER,
-    ord             INTEGER,
+    ord             INTEGER, compilation_ord INTEGER,
     UNIQUE (artist_id, title)
 );
 
@@ -30,7 +30,7 @@ CREATE TABLE artists (
     sort_key    TEXT NOT NULL,
     is_various  INTEGER NOT NULL DEFAULT 0,   -- the "Various Artists" entry that holds compilations
     ord         INTEGER
-);
+, solo_ord INTEGER);
 
 CREATE TABLE composers (
     id        INTEGER PRIMARY KEY,
@@ -212,11 +212,15 @@ CREATE TABLE tracks (
 
 CREATE INDEX albums_artist ON albums(artist_id, year, sort_key);
 
+CREATE INDEX albums_compilation_ord ON albums(compilation_ord);
+
 CREATE INDEX albums_ord ON albums(ord);
 
 CREATE INDEX albums_sort ON albums(sort_key, title, id);
 
 CREATE INDEX artists_ord ON artists(ord);
+
+CREATE INDEX artists_solo_ord ON artists(solo_ord);
 
 CREATE INDEX artists_sort ON artists(sort_key, name);
 

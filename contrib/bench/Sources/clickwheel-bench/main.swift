@@ -46,7 +46,8 @@ let playlist = try? biggest("SELECT playlist_id FROM playlist_entries GROUP BY p
 let genreArtist = try biggest("SELECT artist_id FROM tracks WHERE genre_id = \(genre) GROUP BY artist_id ORDER BY count(*) DESC LIMIT 1")
 
 var lists: [(String, BrowseList)] = [
-    ("Songs", .songs), ("Artists", .artists), ("Albums", .albums), ("Genres", .genres), ("Composers", .composers),
+    ("Songs", .songs), ("Artists", .artists), ("Artists w/o compilations", .artistsWithoutCompilations),
+    ("Albums", .albums), ("Compilations", .compilations), ("Genres", .genres), ("Composers", .composers),
     ("Podcasts", .podcastShows), ("Playlists", .playlists), ("Recently Added", .smart(.recentlyAdded)), ("Never Played", .smart(.neverPlayed)),
     ("My Top Rated", .smart(.topRated)), ("Top 25 Most Played", .smart(.mostPlayed)),
     ("Recently Played", .smart(.recentlyPlayed)),
