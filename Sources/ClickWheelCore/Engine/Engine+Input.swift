@@ -16,6 +16,8 @@ extension Engine {
         if wheelSetup != nil { return wheelSetupInput(input) }
         switch input {
         case .wheel(let steps, _):
+            if alarmClock.ringing != nil { return [] }
+            if case .alarmTime = top.destination, !locked { return adjustAlarmTime(by: steps) }
             guard let action = configuration.keymap.action(for: .wheel, in: context) else {
                 if locked { lockNoticeUntil = now.adding(ms: 2000) }
                 return []
@@ -60,6 +62,7 @@ extension Engine {
     }
 
     mutating func perform(_ action: Keymap.Action, repeatCount: Int) -> [Effect] {
+        if let effects = ringingInput(action) { return effects }
         switch action {
         case .scroll, .volume, .scrub, .adjust: return []
         case .select: return select()

@@ -36,6 +36,7 @@ extension Engine {
             if left > 0 { consider(now.adding(ms: (left - 1) % 60_000 + 1)) }
         }
         consider(frameChangesAt)
+        consider(alarmNextTick())
         return soonest
     }
 

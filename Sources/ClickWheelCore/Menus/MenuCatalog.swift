@@ -12,6 +12,13 @@ public enum MenuCatalog {
         case .sleepTimer: "Sleep Timer"
         case .shutDown: PowerAction.shutDown.title
         case .restart: PowerAction.restart.title
+        case .extras: "Extras"
+        case .alarms: "Alarms"
+        case .dateTime: "Date & Time"
+        case .alarm: "Alarm"
+        case .alarmRepeat: "Repeat"
+        case .alarmDays: "Days"
+        case .alarmSound: "Sound"
         }
     }
 
@@ -25,6 +32,8 @@ public enum MenuCatalog {
             if settings.showShuffleSongs { items.append(MenuItem("Shuffle Songs", .shuffleSongs)) }
             items.append(MenuItem("Settings", .open(.menu(.settings))))
             if hasCurrent { items.append(MenuItem("Now Playing", .open(.nowPlaying))) }
+            // Last, so the rows above keep their places (scripts over the control socket count them).
+            items.append(MenuItem("Extras", .open(.menu(.extras))))
             return items
         case .music:
             return [
@@ -50,6 +59,7 @@ public enum MenuCatalog {
                 MenuItem(PowerAction.restart.title, .open(.menu(.restart))),
                 // Last, so the rows above keep their places (scripts over the control socket count them).
                 MenuItem("Wheel", .calibrateWheel),
+                MenuItem("Date & Time", .open(.menu(.dateTime))),
             ]
         case .mainMenuItems:
             return [SettingKey.mainMusic, .mainPodcasts, .mainShuffleSongs].map { MenuItem($0.title, .setting($0)) }
@@ -63,6 +73,8 @@ public enum MenuCatalog {
             return [MenuItem("Cancel", .back), MenuItem(PowerAction.shutDown.title, .power(.shutDown))]
         case .restart:
             return [MenuItem("Cancel", .back), MenuItem(PowerAction.restart.title, .power(.restart))]
+        case .extras, .alarms, .dateTime, .alarm, .alarmRepeat, .alarmDays, .alarmSound:
+            return alarmItems(of: menu, settings: settings)
         }
     }
 

@@ -24,6 +24,10 @@ public struct Settings: Hashable, Sendable, Codable {
     public var volume: Int = 50
     /// After a restart, carry on playing what was playing (off: it comes back paused, as on an iPod).
     public var resumePlaying: Bool = false
+    /// Settings → Date & Time: a 24-hour clock (off: 12-hour with AM/PM).
+    public var clock24h: Bool = true
+    /// Extras → Alarms (kept here so they are stored with every change: see `Alarm`).
+    public var alarms: [Alarm] = []
 
     public init() {}
 }
@@ -49,6 +53,8 @@ extension Settings {
         try take(.showShuffleSongs, &showShuffleSongs)
         try take(.volume, &volume)
         try take(.resumePlaying, &resumePlaying)
+        try take(.clock24h, &clock24h)
+        try take(.alarms, &alarms)
     }
 }
 
@@ -57,6 +63,7 @@ public enum SettingKey: CaseIterable, Hashable, Sendable {
     case shuffle, repeatMode, clicker, backlight, soundCheck, volumeLimit, acceleration
     case mainMusic, mainPodcasts, mainShuffleSongs
     case resumePlaying
+    case clock24h
 
     /// The row's label.
     public var title: String {
@@ -72,6 +79,7 @@ public enum SettingKey: CaseIterable, Hashable, Sendable {
         case .mainPodcasts: "Podcasts"
         case .mainShuffleSongs: "Shuffle Songs"
         case .resumePlaying: "Resume Playing"
+        case .clock24h: "Time"
         }
     }
 
@@ -85,6 +93,7 @@ public enum SettingKey: CaseIterable, Hashable, Sendable {
         case .soundCheck, .mainMusic, .mainPodcasts, .mainShuffleSongs, .resumePlaying: ["Off", "On"]
         case .volumeLimit: Self.volumeLimitValues.map { $0 == 100 ? "Off" : "\($0)%" }
         case .acceleration: ["Off", "Normal", "Fast"]
+        case .clock24h: ["12-hour", "24-hour"]
         }
     }
 
@@ -105,6 +114,7 @@ public enum SettingKey: CaseIterable, Hashable, Sendable {
         case .mainPodcasts: settings.showPodcasts ? 1 : 0
         case .mainShuffleSongs: settings.showShuffleSongs ? 1 : 0
         case .resumePlaying: settings.resumePlaying ? 1 : 0
+        case .clock24h: settings.clock24h ? 1 : 0
         }
     }
 
@@ -126,6 +136,7 @@ public enum SettingKey: CaseIterable, Hashable, Sendable {
         case .mainPodcasts: s.showPodcasts = i == 1
         case .mainShuffleSongs: s.showShuffleSongs = i == 1
         case .resumePlaying: s.resumePlaying = i == 1
+        case .clock24h: s.clock24h = i == 1
         }
         return s
     }
