@@ -17,7 +17,11 @@ extension LCDRenderer {
         if geometry.rows >= 4 {
             if !meridiem.isEmpty { b.frame.write(b.cells(meridiem), row: 1, column: geometry.columns - 2) }
             centre(clock.ringing ?? clock.time?.dateText ?? "Clock not set", row: 2, into: &b)
-            if let next = clock.nextAlarm { centre(bell + b.cells(" " + next), row: 3, into: &b) }
+            if clock.ringing != nil {
+                centre("Select: Snooze", row: 3, into: &b)
+            } else if let next = clock.nextAlarm {
+                centre(bell + b.cells(" " + next), row: 3, into: &b)
+            }
             return
         }
         let last = geometry.columns - 1
