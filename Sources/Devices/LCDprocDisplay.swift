@@ -101,9 +101,12 @@ public final class LCDprocDisplay: TextDisplay {
 
     deinit { close() }
 
-    /// The cells (row × columns + column) the big digits cover: blank in the rows' strings.
+    /// The cells (row × columns + column) the big digits cover: blank in the rows' strings. On 4 rows or
+    /// more LCDd draws `num` in its tall font over the top 4 rows, drawing only the digits' ink: those
+    /// rows are left blank entirely (the date and the next alarm do not fit beside it there).
     static func bigDigitCells(_ frame: Frame) -> Set<Int> {
         var cells = Set<Int>()
+        if !frame.bigDigits.isEmpty && frame.rows >= 4 { return Set(0..<(4 * frame.columns)) }
         for d in frame.bigDigits {
             let width = d.digit == 10 ? 1 : 3
             for i in 0..<width {
