@@ -30,7 +30,8 @@ struct SimulatedClock {
     mutating func sample() {
         let u = unixNow
         wasRinging = ringing
-        h.send(.clock(WallClock(unixMS: u, utcOffsetSeconds: offset(u), synced: synced, zone: "Europe/Berlin"), at: h.now))
+        h.send(
+            .clock(WallClock(unixMS: u, utcOffsetSeconds: offset(u), synced: synced, zone: "Europe/Berlin"), at: h.now))
         observe()
     }
 
@@ -90,7 +91,8 @@ struct SimulatedClock {
         var settings = Settings()
         settings.backlightSeconds = backlight
         settings.alarms = alarms
-        let h = EngineHarness(library: Fixtures.sample(), geometry: DisplayGeometry(columns: 20, rows: 4), settings: settings)
+        let h = EngineHarness(
+            library: Fixtures.sample(), geometry: DisplayGeometry(columns: 20, rows: 4), settings: settings)
         return SimulatedClock(h, unixMS: unixMS, offset: Self.berlin)
     }
 
@@ -169,7 +171,8 @@ struct SimulatedClock {
 
     @Test func springForwardRingsTheSkippedAlarmOnceAndFallBackDoesNotRingTwice() {
         // 29 March, 01:50 CET: at 02:00 the clock goes to 03:00; an alarm at 02:30 lies in the gap.
-        var c = clock([Alarm(id: 1, hour: 2, minute: 30, days: Alarm.everyDay)], unixMS: Self.springForward - 10 * 60_000)
+        var c = clock(
+            [Alarm(id: 1, hour: 2, minute: 30, days: Alarm.everyDay)], unixMS: Self.springForward - 10 * 60_000)
         c.run(ms: 9 * 60_000)
         #expect(!c.ringing && c.local.hour == 1)
         c.run(ms: 60_000)
@@ -225,7 +228,9 @@ struct SimulatedClock {
     }
 
     @Test func ringsFromStandbyWithThePlaylistAndMPDHearsPlayer() {
-        var c = clock([Alarm(id: 1, hour: 7, minute: 0, days: 0, sound: .playlist(id: 1, name: "Road Trip"), volume: 40)], backlight: 10)
+        var c = clock(
+            [Alarm(id: 1, hour: 7, minute: 0, days: 0, sound: .playlist(id: 1, name: "Road Trip"), volume: 40)],
+            backlight: 10)
         c.run(ms: 60_000)
         #expect(c.h.effects.contains(.backlight(on: false)), "standby: the screen went dark")
         #expect(c.h.engine.player.status == .stopped)
@@ -245,14 +250,16 @@ struct SimulatedClock {
         c.run(ms: 2 * 60_000 + 1000)
         c.h.click(.select)
         // What was stored, as the settings store keeps it (JSON), read back by a new engine.
-        guard case .persist(let stored)? = c.h.effects.last(where: { if case .persist = $0 { true } else { false } }) else {
+        guard case .persist(let stored)? = c.h.effects.last(where: { if case .persist = $0 { true } else { false } })
+        else {
             Issue.record("nothing stored")
             return
         }
         let json = try JSONEncoder().encode(stored)
         let restored = try JSONDecoder().decode(Settings.self, from: json)
         #expect(restored.alarms[0].snoozeUntilUnixMS != nil && restored.alarms[0].lastRungLocalMinute != nil)
-        let h = EngineHarness(library: Fixtures.sample(), geometry: DisplayGeometry(columns: 20, rows: 4), settings: restored)
+        let h = EngineHarness(
+            library: Fixtures.sample(), geometry: DisplayGeometry(columns: 20, rows: 4), settings: restored)
         var r = SimulatedClock(h, unixMS: c.unixNow + 60_000, offset: Self.berlin)
         r.run(ms: 7 * 60_000)
         #expect(!r.ringing)

@@ -33,20 +33,23 @@ import Testing
 
             """.write(toFile: config, atomically: true, encoding: .utf8)
             _ = FileManager.default.createFile(atPath: dir + "/synced", contents: Data())
-            let index = try ChildProcess.run(TerminalDemoTests.binary, ["index", "--music", dir + "/music", "--db", db])
+            let index = try ChildProcess.run(
+                TerminalDemoTests.binary, ["index", "--music", dir + "/music", "--db", db])
             try #require(index.status == 0, "index: \(index.stderr)")
             // The next minute of the local clock, or the one after when this one is nearly over (the
             // service must be up and have seen the clock before the minute comes).
             let now = Date()
             let second = Calendar.current.component(.second, from: now)
             let ahead = second >= 50 ? 2 : 1
-            let next = Calendar.current.dateComponents([.hour, .minute], from: now.addingTimeInterval(Double(ahead * 60)))
+            let next = Calendar.current.dateComponents(
+                [.hour, .minute], from: now.addingTimeInterval(Double(ahead * 60)))
             alarm = (next.hour ?? 0, next.minute ?? 0)
             let settings = """
                 {"volume":50,"alarms":[{"id":1,"enabled":true,"hour":\(alarm.hour),"minute":\(alarm.minute),"days":0,\
                 "sound":{"shuffleSongs":{}},"volume":80}]}
                 """
-            let store = "import sqlite3, sys; c = sqlite3.connect(sys.argv[1]); c.execute(\"INSERT OR REPLACE INTO library_meta (key, value) VALUES ('settings', ?)\", (sys.argv[2],)); c.commit()"
+            let store =
+                "import sqlite3, sys; c = sqlite3.connect(sys.argv[1]); c.execute(\"INSERT OR REPLACE INTO library_meta (key, value) VALUES ('settings', ?)\", (sys.argv[2],)); c.commit()"
             let r = try ChildProcess.run("python3", ["-c", store, db, settings])
             try #require(r.status == 0, "storing the alarm: \(r.stderr)")
         }
@@ -91,6 +94,7 @@ import Testing
         let v0 = Int(first["volume"] ?? "") ?? -1
         usleep(6_000_000)
         let v1 = Int(s.status()["volume"] ?? "") ?? -1
+        print("alarm fade on the null output: volume \(v0) at the start, \(v1) 6 s later")
         #expect(v0 >= 8 && v0 < 20 && v1 > v0, "the volume fades up from a tenth of 80: \(v0) then \(v1)")
         let result = s.stop()
         #expect(result?.stderr.contains("missed") == false, "a synchronised clock misses nothing")
@@ -119,15 +123,19 @@ import Testing
         try s.start()
         _ = try s.idlePlayer(seconds: 150)
         let file = s.dir + "/capture.raw"
-        let parec = try ChildProcess("/bin/sh", [
-            "-c", "exec parec -d \"$CW_PULSE_MONITOR\" --raw --format=s16le --rate=44100 --channels=2 --latency-msec=20 > '\(file)'",
-        ])
+        let parec = try ChildProcess(
+            "/bin/sh",
+            [
+                "-c",
+                "exec parec -d \"$CW_PULSE_MONITOR\" --raw --format=s16le --rate=44100 --channels=2 --latency-msec=20 > '\(file)'",
+            ])
         usleep(13_000_000)
         parec.kill(SIGTERM)
         _ = parec.wait()
         _ = s.stop()
         let data = try Data(contentsOf: URL(fileURLWithPath: file))
         let early = Self.rms(data, from: 0.5, to: 2.5), late = Self.rms(data, from: 10.5, to: 12.5)
+        print("alarm fade on PulseAudio: RMS \(Int(early)) at 0.5-2.5 s, \(Int(late)) at 10.5-12.5 s")
         #expect(early > 0, "the alarm is heard from the start")
         #expect(late > early * 2, "the level rises with the fade: \(early) then \(late)")
     }

@@ -105,7 +105,8 @@ extension Engine {
             let n = min(100, (try? library.count(of: list)) ?? 0)
             guard n > 0, let rows = try? library.rows(of: list, in: 0..<n) else { continue }
             for row in rows {
-                let sound: Alarm.Sound = podcast ? .podcast(id: row.id, name: row.title) : .playlist(id: row.id, name: row.title)
+                let sound: Alarm.Sound =
+                    podcast ? .podcast(id: row.id, name: row.title) : .playlist(id: row.id, name: row.title)
                 items.append(MenuItem(row.title, .alarmSound(id, sound)))
             }
         }
@@ -118,7 +119,9 @@ extension Engine {
         switch action {
         case .alarmEnabled(let id): return alarm(id).map { $0.enabled ? "On" : "Off" }
         case .open(.alarmTime(let edit)):
-            return alarm(edit.alarmID).map { clockText(hour: $0.hour, minute: $0.minute, twentyFour: settings.clock24h) }
+            return alarm(edit.alarmID).map {
+                clockText(hour: $0.hour, minute: $0.minute, twentyFour: settings.clock24h)
+            }
         case .open(.menu(.alarmRepeat(let id))): return alarm(id)?.repeatTitle
         case .open(.menu(.alarmSound(let id))): return alarm(id)?.sound.title
         case .alarmVolume(let id): return alarm(id).map { "\($0.volume)%" }

@@ -96,7 +96,8 @@ extension Engine {
             }
             consider(r.nextBeep)
         }
-        let wantsMinutes = top.destination == .clock || settings.alarms.contains { $0.enabled || $0.snoozeUntilUnixMS != nil }
+        let wantsMinutes =
+            top.destination == .clock || settings.alarms.contains { $0.enabled || $0.snoozeUntilUnixMS != nil }
         if wantsMinutes, let local = localNowMS {
             let intoMinute = ((local % 60_000) + 60_000) % 60_000
             consider(now.adding(ms: 60_000 - intoMinute))
@@ -136,7 +137,8 @@ extension Engine {
                     if alarmClock.missedLogged[alarm.id] != t {
                         alarmClock.missedLogged[alarm.id] = t
                         let why = synced ? "the clock jumped past it" : "the clock is not synchronised"
-                        effects.append(.log("alarm \(clockText(hour: alarm.hour, minute: alarm.minute, twentyFour: true)) missed: \(why)"))
+                        let time = clockText(hour: alarm.hour, minute: alarm.minute, twentyFour: true)
+                        effects.append(.log("alarm \(time) missed: \(why)"))
                     }
                 } else {
                     due.append((i, t))
@@ -222,7 +224,8 @@ extension Engine {
             } else {
                 let elapsed = min(Self.fadeMS, max(0, now.milliseconds(since: r.startedAt)))
                 let steps = elapsed / Self.fadeStepMS
-                let v = r.startVolume + Int(Int64(r.targetVolume - r.startVolume) * steps * Self.fadeStepMS / Self.fadeMS)
+                let v =
+                    r.startVolume + Int(Int64(r.targetVolume - r.startVolume) * steps * Self.fadeStepMS / Self.fadeMS)
                 if v != settings.volume {
                     settings.volume = v
                     r.lastVolume = v
@@ -277,7 +280,9 @@ extension Engine {
         for alarm in settings.alarms {
             if let snooze = alarm.snoozeUntilUnixMS {
                 let at = LocalTime.floorDiv(local + (snooze - unix), 60_000)
-                if best == nil || at < best!.at { best = (at, Int((at % 1440 + 1440) % 1440) / 60, Int((at % 1440 + 1440) % 1440) % 60) }
+                if best == nil || at < best!.at {
+                    best = (at, Int((at % 1440 + 1440) % 1440) / 60, Int((at % 1440 + 1440) % 1440) % 60)
+                }
             }
             guard alarm.enabled, let t = Self.nextOccurrence(of: alarm, after: minute) else { continue }
             if best == nil || t < best!.at { best = (t, alarm.hour, alarm.minute) }

@@ -143,7 +143,7 @@ public struct Engine: Sendable {
         if nowPlayingMode != .normal && now.milliseconds(since: lastInput) >= Self.modeTimeoutMS {
             nowPlayingMode = .normal
         }
-        if backlightOn && settings.backlightSeconds > 0
+        if backlightOn && settings.backlightSeconds > 0 && alarmClock.ringing == nil
             && now.milliseconds(since: lastInput) >= Int64(settings.backlightSeconds) * 1000
         {
             backlightOn = false

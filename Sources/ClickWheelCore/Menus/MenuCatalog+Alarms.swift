@@ -33,7 +33,9 @@ extension MenuCatalog {
             return [1, 2, 3, 4, 5, 6, 0].map { MenuItem(weekdayNames[$0], .alarmDay(id, weekday: $0)) }
         case .alarmSound(let id):
             // The library's playlists and podcasts follow (`Engine.alarmSoundItems`).
-            return [MenuItem("Tone", .alarmSound(id, .tone)), MenuItem("Shuffle Songs", .alarmSound(id, .shuffleSongs))]
+            return [
+                MenuItem("Tone", .alarmSound(id, .tone)), MenuItem("Shuffle Songs", .alarmSound(id, .shuffleSongs)),
+            ]
         case .dateTime:
             return [MenuItem(SettingKey.clock24h.title, .setting(.clock24h)), MenuItem("Time Zone", .none)]
         default:

@@ -65,8 +65,10 @@ public struct Alarm: Hashable, Sendable, Codable {
         case Self.weekends: return "Weekends"
         default:
             // Monday first, as a week reads.
-            return [1, 2, 3, 4, 5, 6, 0].filter { days & (1 << $0) != 0 }.map { ["Su", "Mo", "Tu", "We", "Th", "Fr", "Sa"][$0] }
-                .joined(separator: " ")
+            return [1, 2, 3, 4, 5, 6, 0].filter { days & (1 << $0) != 0 }.map {
+                ["Su", "Mo", "Tu", "We", "Th", "Fr", "Sa"][$0]
+            }
+            .joined(separator: " ")
         }
     }
 }

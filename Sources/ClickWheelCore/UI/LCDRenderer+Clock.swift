@@ -6,7 +6,8 @@ extension LCDRenderer {
         let digits = Self.clockDigits(clock)
         let bell: [Frame.Cell] = clock.nextAlarm == nil ? [] : [b.glyph(.bell)]
         guard geometry.rows >= 2 else {
-            let text = clock.ringing ?? (digits.trimmingLeadingSpace + (clock.time.map { Self.meridiem($0, clock) } ?? ""))
+            let text =
+                clock.ringing ?? (digits.trimmingLeadingSpace + (clock.time.map { Self.meridiem($0, clock) } ?? ""))
             b.write(row: 0, left: b.cells(text), right: bell)
             return
         }
