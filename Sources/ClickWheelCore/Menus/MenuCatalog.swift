@@ -31,9 +31,10 @@ public enum MenuCatalog {
             if settings.showPodcasts { items.append(MenuItem("Podcasts", .open(list("Podcasts", .podcastShows)))) }
             if settings.showShuffleSongs { items.append(MenuItem("Shuffle Songs", .shuffleSongs)) }
             items.append(MenuItem("Settings", .open(.menu(.settings))))
-            if hasCurrent { items.append(MenuItem("Now Playing", .open(.nowPlaying))) }
-            // Last, so the rows above keep their places (scripts over the control socket count them).
+            // After Settings, so the rows above keep their places (scripts over the control socket count
+            // them), and Now Playing stays last (scripts reach it by turning to the end).
             items.append(MenuItem("Extras", .open(.menu(.extras))))
+            if hasCurrent { items.append(MenuItem("Now Playing", .open(.nowPlaying))) }
             return items
         case .music:
             return [
