@@ -14,7 +14,7 @@ extension Engine {
     /// The ringing screen on displays too small for the big clock and a banner.
     func ringingView(_ r: Ringing) -> ScreenView {
         configuration.geometry.rows >= 3
-            ? .clock(clockView()) : .text(title: "Alarm \(r.label)", lines: ["Select: Snooze"])
+            ? .clock(clockView()) : .text(title: "Alarm", lines: ["Alarm \(r.label)", "Select: Snooze"])
     }
 
     /// The Time editor: hour then minutes, the part being set in brackets.
