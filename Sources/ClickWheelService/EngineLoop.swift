@@ -139,11 +139,11 @@ public final class EngineLoop: @unchecked Sendable {
         dispatchPrecondition(condition: .onQueue(queue))
         guard !stopped else { return }
         let now = MonotonicClock.now()
-        // With every tick (the engine asks for one at each minute while an alarm is set or the Clock
-        // shows, so a clock stepped by NTP or DST is seen within the minute), and otherwise at most once
-        // a minute (a clock set by NTP after boot reaches resume stamps).
+        // With every tick while the engine wants it (an alarm set, the Clock on screen: it asks for a tick
+        // at each minute, so a clock stepped by NTP or DST is seen within the minute), and otherwise at
+        // most once a minute (a clock set by NTP after boot reaches resume stamps).
         var isTick = false
-        if case .tick = event { isTick = true }
+        if case .tick = event { isTick = engine.wantsWallClock }
         if isTick || lastWallClock == .zero || now.milliseconds(since: lastWallClock) >= 60_000 {
             lastWallClock = now
             carryOut(engine.handle(.clock(wallClock(), at: now)))

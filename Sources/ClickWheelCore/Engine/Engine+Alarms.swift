@@ -67,6 +67,13 @@ extension Engine {
         alarmClock.wall.map { $0.unixMS + now.milliseconds(since: alarmClock.wallAt) }
     }
 
+    /// True while the wall clock matters to the engine at every tick (an alarm or snooze is set, the Clock
+    /// shows, an alarm rings): the shell then sends `Event.clock` with each tick, else about once a minute.
+    public var wantsWallClock: Bool {
+        alarmClock.ringing != nil || top.destination == .clock
+            || settings.alarms.contains { $0.enabled || $0.snoozeUntilUnixMS != nil }
+    }
+
     /// Local time now, nil before the shell sent the clock.
     public var localTime: LocalTime? { localNowMS.map(LocalTime.init(localMS:)) }
 

@@ -2,6 +2,8 @@
 extension Engine {
     /// The keymap context of what is on screen.
     public var context: Keymap.Context {
+        // A ringing alarm answers Select, Menu and Play/Pause even with the hold switch on.
+        if alarmClock.ringing != nil { return .menu }
         if locked { return .locked }
         if searchState != nil && top.cursor == 0 { return .search }
         guard top.destination == .nowPlaying else { return .menu }
