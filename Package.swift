@@ -170,7 +170,7 @@ let package = Package(
         .testTarget(
             name: "DevicesTests",
             dependencies: ["Devices", "Evdev", "ClickWheelCore", "ClickWheelTestKit"],
-            exclude: ["Evdev"], swiftSettings: strict),
+            exclude: ["Evdev", "Golden"], swiftSettings: strict),
         .testTarget(
             name: "PlaybackTests",
             dependencies: ["Playback", "ClickWheelTestKit"],

@@ -51,8 +51,8 @@ public struct ServiceConfig: Equatable, Sendable {
     /// Append every listen to this file in Rockbox's `.scrobbler.log` format; nil: no log (the default).
     public var scrobbleLog: String?
     /// The wall clock counts as synchronised exactly while this file exists (e.g.
-    /// `/run/systemd/timesync/synchronized`); nil: ask the kernel (adjtimex). The scrobble log writes only
-    /// with a synchronised clock.
+    /// `/run/systemd/timesync/synchronized`); nil: ask the kernel (adjtimex). The scrobble log writes and
+    /// the alarms ring only with a synchronised clock.
     public var clockSyncedFile: String?
 
     public init(music: String, db: String, socket: String) {

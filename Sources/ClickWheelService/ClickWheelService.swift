@@ -100,6 +100,8 @@ public final class ClickWheelService: Sendable {
         let player = AudioPlayer(output: c.output == .pulse ? .pulse(server: nil) : .null, logger: logger)
         let shell = PlaybackShell(player: player, library: library, musicFolder: c.music, logger: logger)
         let loop = EngineLoop(engine: engine, display: display, stores: stores, playback: shell, logger: logger)
+        let syncedFile = c.clockSyncedFile
+        loop.clockSynced = { SystemClock.isSynchronised(syncedFile: syncedFile) }
 
         let scanner = BackgroundScanner(folder: c.music, pool: pool, logger: logger)
         scanner.onProgress = { count in loop.post(.scanning(count: count, at: MonotonicClock.now())) }

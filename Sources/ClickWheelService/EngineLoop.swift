@@ -50,6 +50,11 @@ public final class EngineLoop: @unchecked Sendable {
     /// Settings → Wheel's raw input and saving; set before `start`, or on the queue (nil: nothing to
     /// read, and a Save is answered "not written").
     var wheelCalibration: WheelCalibrationLink?
+    /// Whether the wall clock is synchronised (the alarms ring only then): `SystemClock.isSynchronised`
+    /// with the configuration's `clock_synced_file`, the seam tests set; set before `start`.
+    public var clockSynced: @Sendable () -> Bool = { SystemClock.kernelSaysSynchronised() }
+    /// The wall clock, Unix milliseconds (tests may move it; the service reads the system's).
+    public var unixMS: @Sendable () -> Int64 = { ResumeStore.nowMS() }
 
     public init(
         engine: Engine, display: (any TextDisplay)?, stores: EngineStores, playback: any PlaybackPort, logger: Logger
@@ -134,14 +139,27 @@ public final class EngineLoop: @unchecked Sendable {
         dispatchPrecondition(condition: .onQueue(queue))
         guard !stopped else { return }
         let now = MonotonicClock.now()
-        if lastWallClock == .zero || now.milliseconds(since: lastWallClock) >= 60_000 {
+        // With every tick while the engine wants it (an alarm set, the Clock on screen: it asks for a tick
+        // at each minute, so a clock stepped by NTP or DST is seen within the minute), and otherwise at
+        // most once a minute (a clock set by NTP after boot reaches resume stamps).
+        var isTick = false
+        if case .tick = event { isTick = engine.wantsWallClock }
+        if isTick || lastWallClock == .zero || now.milliseconds(since: lastWallClock) >= 60_000 {
             lastWallClock = now
-            carryOut(engine.handle(.wallClock(unixMS: ResumeStore.nowMS(), at: now)))
+            carryOut(engine.handle(.clock(wallClock(), at: now)))
         }
         let effects = engine.handle(event)
         publish()  // before the effects: an idle client woken by them reads the new state
         carryOut(effects)
         updateTicker()
+    }
+
+    /// The wall clock now, with the system time zone's offset at this moment and the sync status.
+    private func wallClock() -> WallClock {
+        let unix = unixMS()
+        let zone = TimeZone.current
+        let offset = zone.secondsFromGMT(for: Date(timeIntervalSince1970: Double(unix) / 1000))
+        return WallClock(unixMS: unix, utcOffsetSeconds: offset, synced: clockSynced(), zone: zone.identifier)
     }
 
     /// Sets the tick timer for the engine's next tick (a time already past: at once), or unsets it.
@@ -210,6 +228,10 @@ public final class EngineLoop: @unchecked Sendable {
                 runPowerCommand(action)
             case .rawInput(let on):
                 wheelCalibration?.forwardRawEvents(to: on ? rawPost : nil)
+            case .log(let line):
+                logger.notice("\(line)")
+            case .alarmTone(let volume):
+                playback.click(volume: volume)
             case .saveWheel(let result):
                 // Answered through the queue, so the frames of this batch are drawn first.
                 post(.wheelSaved(wheelCalibration?.save(result) ?? .notWritten, at: MonotonicClock.now()))

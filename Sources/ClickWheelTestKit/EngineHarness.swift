@@ -33,6 +33,10 @@ public struct EngineHarness {
     /// The screen as one string, rows joined by newlines.
     public var screenText: String { screen.joined(separator: "\n") }
 
+    /// Moves the fake clock on to `time` (never back) without sending anything: for tests that drive
+    /// ticks and clock samples themselves.
+    public mutating func setNow(_ time: Timestamp) { now = max(now, time) }
+
     /// Sends one event and records its effects.
     @discardableResult
     public mutating func send(_ event: Event) -> [Effect] {

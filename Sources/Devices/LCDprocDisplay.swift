@@ -6,7 +6,9 @@ public import Logging
 /// On connect it says `hello` (the `connect` line gives the size), names itself, adds a foreground
 /// screen without heartbeat and a widget per row. `show` sends `widget_set` for the rows that changed
 /// only, in Latin-1 (LCDd's hd44780 CharMap turns Latin-1 into the ROM's codes); custom glyphs become
-/// their ASCII stand-ins, since string widgets have no CGRAM. When LCDd goes away (stopped, restarted)
+/// their ASCII stand-ins, since string widgets have no CGRAM. The Clock's big digits
+/// (`Frame.bigDigits`) are drawn by LCDd's own `num` widgets (digit 10 is the colon), added after the
+/// rows so they lie on top, their cells left blank in the rows' strings, and deleted when the Clock goes. When LCDd goes away (stopped, restarted)
 /// the display logs it once, keeps the last frame, and reconnects on a later `show` or
 /// `setBacklight` (at most once per `retryMS`), redrawing everything; one log line when it is back.
 /// Thread rules: UI loop only.
@@ -20,6 +22,8 @@ public final class LCDprocDisplay: TextDisplay {
     private let logger: Logger
     private var connection: LCDprocConnection?
     private var sentRows: [String?]
+    /// The big digits LCDd shows, one `num` widget each (`n1`, `n2`, …).
+    private var sentDigits: [Frame.BigDigit] = []
     private var lastFrame: Frame?
     private var backlight = true
     private var lastAttempt: Timestamp?
@@ -58,11 +62,26 @@ public final class LCDprocDisplay: TextDisplay {
     /// Sends the rows of `frame` that differ from what LCDd shows.
     private func draw(_ frame: Frame) throws(LCDprocError) {
         var commands: [(line: String, replies: Int)] = []
+        let covered = Self.bigDigitCells(frame)
         for row in 0..<frame.rows {
-            let text = Self.rowText(frame, row: row)
+            var text = Self.rowText(frame, row: row)
+            if !covered.isEmpty {
+                text = String(text.enumerated().map { covered.contains(row * frame.columns + $0.offset) ? " " : $0.element })
+            }
             guard text != sentRows[row] else { continue }
             commands.append(("widget_set \(Self.screen) r\(row + 1) 1 \(row + 1) \(LCDprocQuote.quoted(text))", 1))
             sentRows[row] = text
+        }
+        if frame.bigDigits != sentDigits {
+            let s = Self.screen
+            for (i, d) in frame.bigDigits.enumerated() {
+                if i >= sentDigits.count { commands.append(("widget_add \(s) n\(i + 1) num", 1)) }
+                commands.append(("widget_set \(s) n\(i + 1) \(d.column + 1) \(d.digit)", 1))
+            }
+            for i in frame.bigDigits.count..<max(frame.bigDigits.count, sentDigits.count) {
+                commands.append(("widget_del \(s) n\(i + 1)", 1))
+            }
+            sentDigits = frame.bigDigits
         }
         guard !commands.isEmpty else { return }
         try run(commands)
@@ -81,6 +100,23 @@ public final class LCDprocDisplay: TextDisplay {
     }
 
     deinit { close() }
+
+    /// The cells (row × columns + column) the big digits cover: blank in the rows' strings. On 4 rows or
+    /// more LCDd draws `num` in its tall font over the top 4 rows, drawing only the digits' ink: those
+    /// rows are left blank entirely (the date and the next alarm do not fit beside it there).
+    static func bigDigitCells(_ frame: Frame) -> Set<Int> {
+        var cells = Set<Int>()
+        if !frame.bigDigits.isEmpty && frame.rows >= 4 { return Set(0..<(4 * frame.columns)) }
+        for d in frame.bigDigits {
+            let width = d.digit == 10 ? 1 : 3
+            for i in 0..<width {
+                let column = d.column + i
+                cells.insert(d.row * frame.columns + column)
+                cells.insert((d.row + 1) * frame.columns + column)
+            }
+        }
+        return cells
+    }
 
     /// Row `row` of `frame` as LCDd gets it: characters (already Latin-1 by the renderer), glyphs as ASCII.
     static func rowText(_ frame: Frame, row: Int) -> String {
@@ -118,6 +154,7 @@ public final class LCDprocDisplay: TextDisplay {
             throw LCDprocError.handshake("replies out of step: \(replies?.last ?? [])")
         }
         sentRows = Array(repeating: nil, count: geometry.rows)
+        sentDigits = []
     }
 
     /// Runs commands; a broken connection is dropped (and logged) instead of thrown.

@@ -6,6 +6,9 @@ import Testing
 /// Music → Compilations, Settings → Music Menu (rows shown or hidden, Comps in Artists) and opening a
 /// hidden screen by name, over the in-memory twin of the library.
 @Suite struct CompilationMenuTests {
+    /// Settings rows below Music Menu (Date & Time): the walks turn to the end, then back this many.
+    static let settingsRowsAfterMusicMenu = 1
+
     /// The sample library and two compilations filed under Various Artists.
     static func library() -> InMemoryLibrary {
         let hits = ["Sun", "Sea", "Sky"].enumerated().map {
@@ -58,7 +61,8 @@ import Testing
         h.turn(3)
         h.click(.select)
         h.turn(20)
-        walk.snap("Settings, last row: Music Menu", h.engine.frame)
+        h.turn(-Self.settingsRowsAfterMusicMenu)
+        walk.snap("Settings: Music Menu", h.engine.frame)
         h.click(.select)
         walk.snap("Music Menu", h.engine.frame)
         h.turn(3)
@@ -96,6 +100,7 @@ import Testing
         h.turn(3)
         h.click(.select)
         h.turn(20)
+        h.turn(-Self.settingsRowsAfterMusicMenu)
         h.click(.select)
         #expect(h.engine.position().menu == "settings.musicmenu")
         h.turn(3)

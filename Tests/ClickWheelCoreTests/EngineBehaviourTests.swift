@@ -219,8 +219,7 @@ import Testing
         let h = EngineHarness(library: Fixtures.sample(), geometry: Self.g20x4, settings: settings)
         #expect(
             h.screen == [
-                "ClickWheel       1/2", ">Music             ›", " Settings          ›",
-                String(repeating: " ", count: 20),
+                "ClickWheel       1/3", ">Music             ›", " Settings          ›", " Extras            ›",
             ])
     }
 

@@ -110,7 +110,7 @@ import Testing
         #expect(h.engine.player.status == .paused)
         #expect(h.engine.player.current == 1)
         #expect(h.engine.player.elapsedMS == 42_000)
-        h.turn(4)
+        h.turn(5)  // Now Playing: the main menu's last row, after Extras
         #expect(h.screen.contains { $0.hasPrefix(">Now Playing") })
         h.click(.playPause)
         #expect(Array(h.playbackCommands.suffix(2)) == [.play(index: 1), .seek(ms: 42_000)])

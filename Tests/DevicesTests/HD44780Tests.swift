@@ -149,3 +149,25 @@ import Testing
         #expect(model.text(row: 0, columns: 20) == padded("", 20) && !model.backlight)
     }
 }
+
+/// The Clock's big digits on an HD44780 (the model): its custom glyphs load into CGRAM and the cells
+/// refer to their slots.
+@Suite struct HD44780ClockTests {
+    @Test func theBigClockLoadsItsGlyphsIntoCGRAM() throws {
+        let g = DisplayGeometry(columns: 16, rows: 2)
+        let model = HD44780Model(pins: .common)
+        let writer = HD44780Writer(
+            sink: model, geometry: g, pins: .common, reinitSeconds: 300,
+            now: { Timestamp(microseconds: model.now) }, sleep: { model.now += Int64($0) })
+        let renderer = LCDRenderer(geometry: g, charset: .hd44780A00)
+        // 20:48, an alarm set: every glyph of the font and the bell.
+        let time = LocalTime(localMS: 74_880_000)
+        let frame = renderer.render(.clock(ClockView(time: time, twentyFour: true, nextAlarm: "07:00")), now: .zero)
+        try writer.draw(frame)
+        #expect(frame.glyphs.count == 7)
+        for (slot, glyph) in frame.glyphs.enumerated() { #expect(model.glyph(slot) == glyph.bitmap, "slot \(slot)") }
+        let codes = model.codes(row: 0, columns: 16) + model.codes(row: 1, columns: 16)
+        // Four digits of 6 cells less the 4's two blank ones, the colon's 2, the bell.
+        #expect(codes.filter { $0 < 8 }.count == 4 * 6 - 2 + 2 + 1, "the inked cells and the bell are CGRAM codes")
+    }
+}

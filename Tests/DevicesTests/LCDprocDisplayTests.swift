@@ -1,4 +1,6 @@
 import ClickWheelCore
+import ClickWheelTestKit
+import Foundation
 import Testing
 
 @testable import Devices
@@ -75,5 +77,34 @@ struct LCDprocDisplayTests {
         #expect(notes.contains { $0.hasPrefix("custom glyphs page 2") })
         let shown = try await LCDd.waitForFrame { $0.first?.hasPrefix("Scroll test") == true }
         #expect(shown?.first?.hasPrefix("Scroll test") == true)
+    }
+}
+
+/// The Clock's big digits through LCDd's own `num` widgets (the text driver draws them as ASCII art),
+/// against a golden per display size; leaving the Clock deletes them.
+@Suite(.serialized, .enabled(if: LCDd.isRunning, LCDd.skipNote))
+struct LCDprocBigClockTests {
+    static let golden = GoldenFrames(
+        directory: URL(filePath: #filePath).deletingLastPathComponent().appending(path: "Golden"))
+
+    @Test func theBigClockIsDrawnWithNumWidgets() async throws {
+        let display = try LCDprocDisplay(host: LCDd.host, port: LCDd.port)
+        defer { display.close() }
+        let renderer = LCDRenderer(geometry: display.geometry, charset: .latin1)
+        // Friday 27 November 2026, 12:34 local, an alarm at 07:00.
+        let time = LocalTime(localMS: 1_795_782_840_000)
+        let clock = renderer.render(.clock(ClockView(time: time, twentyFour: true, nextAlarm: "07:00")), now: .zero)
+        #expect(clock.bigDigits.map(\.digit) == [1, 2, 10, 3, 4])
+        try display.show(clock)
+        let shown = try await LCDd.waitForFrame { $0.first?.contains("_") == true && $0.first?.count ?? 0 > 0 }
+        let text = (shown ?? []).map { "|\($0)|" }.joined(separator: "\n") + "\n"
+        Self.golden.check(text, name: "lcdd-clock-\(display.geometry).txt")
+
+        var menu = Frame(columns: display.geometry.columns, rows: display.geometry.rows)
+        menu.put("Extras", row: 0, charset: .latin1)
+        try display.show(menu)
+        let after = try await LCDd.waitForFrame { $0.first?.hasPrefix("Extras") == true }
+        let leftover = (after ?? []).dropFirst().joined().contains { $0 == "_" || $0 == "|" }
+        #expect(after?.first?.hasPrefix("Extras") == true && !leftover, "the num widgets are gone: \(after ?? [])")
     }
 }

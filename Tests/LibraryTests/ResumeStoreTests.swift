@@ -112,6 +112,12 @@ import Testing
         #expect(settings.resumePlaying == false)
         var changed = settings
         changed.resumePlaying = true
+        // Alarms live in the settings: a snoozed one, with the minute it rang for, comes back whole.
+        var alarm = Alarm(id: 2, hour: 6, minute: 45, days: Alarm.weekdays, sound: .podcast(id: 9, name: "News"))
+        alarm.snoozeUntilUnixMS = 1_795_000_000_000
+        alarm.lastRungLocalMinute = 29_916_645
+        changed.alarms = [alarm]
+        changed.clock24h = false
         try SettingsStore(pool).save(changed)
         #expect(SettingsStore(pool).load() == changed)
     }

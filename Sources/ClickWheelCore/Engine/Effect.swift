@@ -37,6 +37,11 @@ public enum Effect: Hashable, Sendable {
     /// `clickwheel calibrate --write`), apply them to the running decoders, answer with `Event.wheelSaved`.
     case saveWheel(CalibrationResult)
 
+    /// Log this line (an alarm missed on an unsynchronised clock: said once).
+    case log(String)
+    /// Play the alarm tone's beep at this volume, 0…100 (the click path: see `Engine+Alarms`).
+    case alarmTone(volume: Int)
+
     /// What changed, for listeners (MPD idle subsystems).
     public enum Subsystem: String, Hashable, Sendable {
         case playlist, player, mixer, options, storedPlaylist = "stored_playlist"

@@ -2,6 +2,8 @@
 extension Engine {
     /// The keymap context of what is on screen.
     public var context: Keymap.Context {
+        // A ringing alarm answers Select, Menu and Play/Pause even with the hold switch on.
+        if alarmClock.ringing != nil { return .menu }
         if locked { return .locked }
         if searchState != nil && top.cursor == 0 { return .search }
         guard top.destination == .nowPlaying else { return .menu }
@@ -16,6 +18,8 @@ extension Engine {
         if wheelSetup != nil { return wheelSetupInput(input) }
         switch input {
         case .wheel(let steps, _):
+            if alarmClock.ringing != nil { return [] }
+            if case .alarmTime = top.destination, !locked { return adjustAlarmTime(by: steps) }
             guard let action = configuration.keymap.action(for: .wheel, in: context) else {
                 if locked { lockNoticeUntil = now.adding(ms: 2000) }
                 return []
@@ -60,6 +64,7 @@ extension Engine {
     }
 
     mutating func perform(_ action: Keymap.Action, repeatCount: Int) -> [Effect] {
+        if let effects = ringingInput(action) { return effects }
         switch action {
         case .scroll, .volume, .scrub, .adjust: return []
         case .select: return select()

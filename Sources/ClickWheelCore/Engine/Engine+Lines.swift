@@ -3,6 +3,8 @@ extension Engine {
     /// The fixed items of a menu or context page (nil for lists and Now Playing).
     mutating func fixedItems(of destination: Destination) -> [MenuItem]? {
         switch destination {
+        case .menu(.alarmSound(let id)):
+            return MenuCatalog.items(of: .alarmSound(id), settings: settings, hasCurrent: false) + alarmSoundItems(id)
         case .menu(let id):
             // Music shows Compilations only when the library has one (a cached count: one index probe).
             let compilations = id == .music && rows.count(of: .compilations, in: library) > 0
@@ -12,7 +14,7 @@ extension Engine {
             return MenuCatalog.contextItems(for: target)
         case .rating(let target):
             return MenuCatalog.ratingItems(for: target)
-        case .list, .nowPlaying, .search:
+        case .list, .nowPlaying, .search, .clock, .alarmTime:
             return nil
         }
     }
@@ -23,7 +25,7 @@ extension Engine {
         case .menu(.about): return aboutLines().count
         case .menu, .context, .rating: return fixedItems(of: destination)?.count ?? 0
         case .list(let screen): return screen.header.count + count(of: screen.source)
-        case .nowPlaying: return 0
+        case .nowPlaying, .clock, .alarmTime: return 0
         case .search(let state): return 1 + searchResultCount(state)
         }
     }
@@ -76,7 +78,7 @@ extension Engine {
             let source = Self.searchSource(state)
             guard index <= searchResultCount(state), let row = row(index - 1, of: source) else { return nil }
             return line(of: row, in: source)
-        case .nowPlaying:
+        case .nowPlaying, .clock, .alarmTime:
             return nil
         }
     }
@@ -86,6 +88,9 @@ extension Engine {
             return ListLine(item.title, trailing: key.choices[key.choiceIndex(in: settings)])
         }
         if item.action == .open(.menu(.sleepTimer)) { return ListLine(item.title, trailing: sleepLabel()) }
+        if let value = alarmTrailing(item.action) {
+            return ListLine(item.title, trailing: value, submenu: item.opensSubmenu && value.count < 4)
+        }
         if case .rate(_, let rating) = item.action, rating > 0 { return ListLine(item.title, stars: rating) }
         return ListLine(item.title, submenu: item.opensSubmenu)
     }

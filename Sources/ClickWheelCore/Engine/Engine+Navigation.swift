@@ -22,6 +22,7 @@ extension Engine {
             return perform(menu: items[page.cursor].action)
         }
         if case .search(let state) = page.destination { return selectInSearch(state) }
+        if case .alarmTime(let edit) = page.destination { return selectAlarmTime(edit) }
         guard case .list(let screen) = page.destination else { return [] }
         if page.cursor < screen.header.count { return perform(menu: screen.header[page.cursor].action) }
         let index = page.cursor - screen.header.count
@@ -47,6 +48,7 @@ extension Engine {
         case .resetSettings:
             var fresh = Settings()
             fresh.volume = min(settings.volume, fresh.volumeLimit)
+            fresh.alarms = settings.alarms  // alarms are not settings to reset
             let effects = apply(settings: fresh, persist: true)
             _ = back()
             return effects
@@ -74,6 +76,8 @@ extension Engine {
             return startWheelSetup()
         case .rate(let track, let rating):
             return rate(track, rating: rating, backOut: true)
+        case .createAlarm, .alarmEnabled, .alarmDays, .alarmDay, .alarmSound, .alarmVolume, .deleteAlarm:
+            return alarmAction(action)
         }
     }
 

@@ -171,6 +171,9 @@ extension Engine {
         if case .wallClock(let unixMS, _) = event {
             resume.wallOffsetMS = unixMS - now.microseconds / 1000
         }
+        if case .clock(let clock, _) = event {
+            resume.wallOffsetMS = clock.unixMS - now.microseconds / 1000
+        }
         let restored: Bool
         if case .restore = event { restored = true } else { restored = false }
         // Loading a restored entry goes on with its play-through; any other play starts a new one.

@@ -9,7 +9,9 @@ extension Engine {
     /// - when a button that is down becomes a hold or repeats; every 100 ms while Settings → Wheel measures;
     /// - the end of an overlay, notice, letter or Now Playing mode, the backlight's time-out, the sleep
     ///   timer (and the minute its menu label counts down);
-    /// - the next step of what the renderer animates on the current frame (`frameChangesAt`).
+    /// - the next step of what the renderer animates on the current frame (`frameChangesAt`);
+    /// - each minute while an alarm or snooze is set or the Clock shows; the fade's steps and the tone's
+    ///   beeps while an alarm rings (`Engine+Alarms`).
     /// Playback needs none: position reports arrive as events and carry the clock and the checkpoints.
     /// A time already past asks for a tick at once (the tick clears it).
     public func nextTick() -> Timestamp? {
@@ -36,6 +38,7 @@ extension Engine {
             if left > 0 { consider(now.adding(ms: (left - 1) % 60_000 + 1)) }
         }
         consider(frameChangesAt)
+        consider(alarmNextTick())
         return soonest
     }
 

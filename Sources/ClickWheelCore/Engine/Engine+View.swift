@@ -4,6 +4,7 @@ extension Engine {
     mutating func view() -> ScreenView {
         if goodbye { return .text(title: MenuCatalog.title(of: .main), lines: ["Goodbye"]) }
         if let until = sleepNoticeUntil, now < until { return .text(title: "Sleep Timer", lines: ["Paused"]) }
+        if let ringing = alarmClock.ringing { return ringingView(ringing) }
         if let wheelSetup { return wheelSetup.view(compact: configuration.geometry.rows < 4, now: now) }
         if locked, let until = lockNoticeUntil, now < until {
             return .text(title: "Locked", lines: ["Hold Play to unlock"])
@@ -13,6 +14,8 @@ extension Engine {
         if page.destination == .nowPlaying {
             return nowPlayingView(icons: icons)
         }
+        if page.destination == .clock { return .clock(clockView()) }
+        if case .alarmTime(let edit) = page.destination { return alarmTimeView(edit) }
         let total = lineCount(of: page.destination)
         var lines: [ListLine] = []
         let visible = configuration.geometry.listRows
@@ -42,6 +45,8 @@ extension Engine {
         case .rating: "Rate Song"
         case .nowPlaying: "Now Playing"
         case .search: "Search"
+        case .clock: "Clock"
+        case .alarmTime: "Alarm Time"
         }
     }
 

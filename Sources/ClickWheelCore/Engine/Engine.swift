@@ -53,6 +53,8 @@ public struct Engine: Sendable {
     /// How long the player has played since the start (MPD's `playtime`), brought up to date after
     /// every event and control request.
     public internal(set) var playedTime = PlayedTime()
+    /// The wall clock, Extras → Clock and the alarms' schedule and ringing (`Engine+Alarms`).
+    public internal(set) var alarmClock = AlarmClock()
 
     public init(library: any LibraryReading, configuration: EngineConfiguration, settings: Settings = Settings()) {
         self.library = library
@@ -79,6 +81,7 @@ public struct Engine: Sendable {
             effects += perform(gestures.tick(at: now))
             effects += expireTimers()
             effects += wheelSetupTick()
+            effects += alarmTick()
         case .playback(let report, _):
             effects += handlePlayback(report)
         case .libraryChanged:
@@ -89,6 +92,8 @@ public struct Engine: Sendable {
             effects += apply(settings: new, persist: false)
         case .wallClock:
             break
+        case .clock(let clock, _):
+            effects += clockSample(clock)
         case .restore(let state, _):
             effects += restore(state)
         case .shutdown:
@@ -118,8 +123,8 @@ public struct Engine: Sendable {
         return new
     }
 
-    /// Switches the backlight on after input in the dark.
-    private mutating func wake() -> [Effect] {
+    /// Switches the backlight on after input in the dark (and when an alarm rings).
+    mutating func wake() -> [Effect] {
         lastInput = now
         guard !backlightOn else { return [] }
         backlightOn = true
@@ -138,7 +143,7 @@ public struct Engine: Sendable {
         if nowPlayingMode != .normal && now.milliseconds(since: lastInput) >= Self.modeTimeoutMS {
             nowPlayingMode = .normal
         }
-        if backlightOn && settings.backlightSeconds > 0
+        if backlightOn && settings.backlightSeconds > 0 && alarmClock.ringing == nil
             && now.milliseconds(since: lastInput) >= Int64(settings.backlightSeconds) * 1000
         {
             backlightOn = false

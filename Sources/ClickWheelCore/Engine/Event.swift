@@ -14,6 +14,9 @@ public enum Event: Hashable, Sendable {
     case settings(Settings, at: Timestamp)
     /// The wall clock reads `unixMS` at `at` (sent at start and now and then: the engine reads no clock).
     case wallClock(unixMS: Int64, at: Timestamp)
+    /// The wall clock as the shell read it at `at` (with every tick and at start): local time, the
+    /// clock's sync status, for Extras → Clock and Alarms (`Engine+Alarms`) and resume's stamps.
+    case clock(WallClock, at: Timestamp)
     /// What was playing before the last stop or power cut, restored paused (see `Engine+Resume`).
     case restore(ResumeState, at: Timestamp)
     /// The service is stopping (SIGTERM/SIGINT): the screen shows Goodbye. Take `checkpointEffects()` first.
@@ -39,7 +42,7 @@ public enum Event: Hashable, Sendable {
         switch self {
         case .input(.wheel(_, let t)), .input(.button(_, _, let t)): t
         case .tick(let t), .playback(_, let t), .libraryChanged(let t), .scanning(_, let t), .settings(_, let t): t
-        case .wallClock(_, let t), .restore(_, let t), .shutdown(let t), .wheelSaved(_, let t): t
+        case .wallClock(_, let t), .clock(_, let t), .restore(_, let t), .shutdown(let t), .wheelSaved(_, let t): t
         case .rawInput(let raw, _): raw.time
         }
     }

@@ -11,6 +11,24 @@ public indirect enum Destination: Hashable, Sendable {
     case search(SearchState)
     /// A song's Rate Song choices (from its context menu).
     case rating(ContextTarget)
+    /// Extras → Clock.
+    case clock
+    /// An alarm's Time row: the wheel sets the hour, then the minutes.
+    case alarmTime(AlarmTimeEdit)
+}
+
+/// The alarm time being set on the wheel: which alarm, the time so far, and whether the minutes are next.
+public struct AlarmTimeEdit: Hashable, Sendable {
+    public var alarmID: Int
+    public var hour: Int
+    public var minute: Int
+    public var settingMinutes = false
+
+    public init(alarmID: Int, hour: Int, minute: Int) {
+        self.alarmID = alarmID
+        self.hour = hour
+        self.minute = minute
+    }
 }
 
 /// What has been typed on the Search screen, and the letter the wheel points at.
@@ -40,6 +58,10 @@ public enum MenuID: Hashable, Sendable {
     case sleepTimer, shutDown, restart
     /// Settings → Music Menu: which rows Music shows, and Comps in Artists.
     case musicMenuItems
+    /// Main menu → Extras, its Alarms list, Settings → Date & Time.
+    case extras, alarms, dateTime
+    /// An alarm's editor, its Repeat choices, its chosen days and its Sound choices (by alarm id).
+    case alarm(Int), alarmRepeat(Int), alarmDays(Int), alarmSound(Int)
 }
 
 /// A list screen: its title, where its rows come from, and fixed rows above them ("All Albums").
@@ -101,7 +123,7 @@ public struct MenuItem: Hashable, Sendable {
 
     /// True when selecting the row opens another screen (drawn with ›).
     public var opensSubmenu: Bool {
-        if case .open(let d) = action, d != .nowPlaying { return true }
+        if case .open(let d) = action, d != .nowPlaying, d != .clock { return true }
         return action == .calibrateWheel
     }
 }
@@ -130,4 +152,12 @@ public enum MenuAction: Hashable, Sendable {
     case calibrateWheel
     /// Rate Song: sets a song's rating (0…10, `Rating`) and goes back.
     case rate(TrackID, rating: Int)
+    /// Extras → Alarms (`Engine+AlarmEditor`): a new alarm, and an alarm's rows (by alarm id).
+    case createAlarm
+    case alarmEnabled(Int)
+    case alarmDays(Int, days: Int)
+    case alarmDay(Int, weekday: Int)
+    case alarmSound(Int, Alarm.Sound)
+    case alarmVolume(Int)
+    case deleteAlarm(Int)
 }

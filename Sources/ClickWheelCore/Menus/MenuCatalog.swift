@@ -13,6 +13,13 @@ public enum MenuCatalog {
         case .shutDown: PowerAction.shutDown.title
         case .restart: PowerAction.restart.title
         case .musicMenuItems: "Music Menu"
+        case .extras: "Extras"
+        case .alarms: "Alarms"
+        case .dateTime: "Date & Time"
+        case .alarm: "Alarm"
+        case .alarmRepeat: "Repeat"
+        case .alarmDays: "Days"
+        case .alarmSound: "Sound"
         }
     }
 
@@ -28,6 +35,9 @@ public enum MenuCatalog {
             if settings.showPodcasts { items.append(MenuItem("Podcasts", .open(list("Podcasts", .podcastShows)))) }
             if settings.showShuffleSongs { items.append(MenuItem("Shuffle Songs", .shuffleSongs)) }
             items.append(MenuItem("Settings", .open(.menu(.settings))))
+            // After Settings, so the rows above keep their places (scripts over the control socket count
+            // them), and Now Playing stays last (scripts reach it by turning to the end).
+            items.append(MenuItem("Extras", .open(.menu(.extras))))
             if hasCurrent { items.append(MenuItem("Now Playing", .open(.nowPlaying))) }
             return items
         case .music:
@@ -49,6 +59,7 @@ public enum MenuCatalog {
                 // Last, so the rows above keep their places (scripts over the control socket count them).
                 MenuItem("Wheel", .calibrateWheel),
                 MenuItem("Music Menu", .open(.menu(.musicMenuItems))),
+                MenuItem("Date & Time", .open(.menu(.dateTime))),
             ]
         case .mainMenuItems:
             return [SettingKey.mainMusic, .mainPodcasts, .mainShuffleSongs].map { MenuItem($0.title, .setting($0)) }
@@ -65,6 +76,8 @@ public enum MenuCatalog {
             return [MenuItem("Cancel", .back), MenuItem(PowerAction.shutDown.title, .power(.shutDown))]
         case .restart:
             return [MenuItem("Cancel", .back), MenuItem(PowerAction.restart.title, .power(.restart))]
+        case .extras, .alarms, .dateTime, .alarm, .alarmRepeat, .alarmDays, .alarmSound:
+            return alarmItems(of: menu, settings: settings)
         }
     }
 

@@ -17,6 +17,8 @@ extension MenuCatalog {
         case .context: "context"
         case .rating: "context.rating"
         case .search: "search"
+        case .clock: "extras.clock"
+        case .alarmTime: "extras.alarms.alarm.time"
         }
     }
 
@@ -35,6 +37,13 @@ extension MenuCatalog {
         case .shutDown: "settings.shutdown"
         case .restart: "settings.restart"
         case .musicMenuItems: "settings.musicmenu"
+        case .extras: "extras"
+        case .alarms: "extras.alarms"
+        case .alarm: "extras.alarms.alarm"
+        case .alarmRepeat: "extras.alarms.alarm.repeat"
+        case .alarmDays: "extras.alarms.alarm.days"
+        case .alarmSound: "extras.alarms.alarm.sound"
+        case .dateTime: "settings.datetime"
         }
     }
 

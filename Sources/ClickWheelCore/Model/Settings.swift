@@ -30,6 +30,10 @@ public struct Settings: Hashable, Sendable, Codable {
     /// Artists lists the artists whose every song is on a compilation (Various Artists, …) too; off,
     /// as on the iPod, compilations are found under Music → Compilations.
     public var compilationsInArtists: Bool = false
+    /// Settings → Date & Time: a 24-hour clock (off: 12-hour with AM/PM).
+    public var clock24h: Bool = true
+    /// Extras → Alarms (kept here so they are stored with every change: see `Alarm`).
+    public var alarms: [Alarm] = []
 
     public init() {}
 }
@@ -60,6 +64,8 @@ extension Settings {
             hiddenMusicItems = Set(names.compactMap(MusicMenuItem.init(rawValue:)))
         }
         try take(.compilationsInArtists, &compilationsInArtists)
+        try take(.clock24h, &clock24h)
+        try take(.alarms, &alarms)
     }
 }
 
@@ -91,6 +97,7 @@ public enum SettingKey: Hashable, Sendable {
     case musicMenu(MusicMenuItem)
     /// Settings → Music Menu → Comps in Artists.
     case compilationsInArtists
+    case clock24h
 
     /// The row's label.
     public var title: String {
@@ -108,6 +115,7 @@ public enum SettingKey: Hashable, Sendable {
         case .resumePlaying: "Resume Playing"
         case .musicMenu(let item): item.title
         case .compilationsInArtists: "Comps in Artists"
+        case .clock24h: "Time"
         }
     }
 
@@ -123,6 +131,7 @@ public enum SettingKey: Hashable, Sendable {
             ["Off", "On"]
         case .volumeLimit: Self.volumeLimitValues.map { $0 == 100 ? "Off" : "\($0)%" }
         case .acceleration: ["Off", "Normal", "Fast"]
+        case .clock24h: ["12-hour", "24-hour"]
         }
     }
 
@@ -145,6 +154,7 @@ public enum SettingKey: Hashable, Sendable {
         case .resumePlaying: settings.resumePlaying ? 1 : 0
         case .musicMenu(let item): settings.hiddenMusicItems.contains(item) ? 0 : 1
         case .compilationsInArtists: settings.compilationsInArtists ? 1 : 0
+        case .clock24h: settings.clock24h ? 1 : 0
         }
     }
 
@@ -169,6 +179,7 @@ public enum SettingKey: Hashable, Sendable {
         case .musicMenu(let item):
             if i == 1 { s.hiddenMusicItems.remove(item) } else { s.hiddenMusicItems.insert(item) }
         case .compilationsInArtists: s.compilationsInArtists = i == 1
+        case .clock24h: s.clock24h = i == 1
         }
         return s
     }

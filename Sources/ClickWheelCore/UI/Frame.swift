@@ -22,6 +22,18 @@ public struct Frame: Hashable, Sendable {
     public private(set) var cells: [Cell]
     /// The custom glyphs by slot.
     public internal(set) var glyphs: [Glyph]
+    /// A big digit of the Clock (`BigDigits`) whose cells the frame also holds as glyphs: a display with
+    /// big numbers of its own (LCDd's `num` widget) draws these instead of those cells.
+    public struct BigDigit: Hashable, Sendable {
+        /// Its top-left cell (it covers `row` and `row + 1`).
+        public var row: Int
+        public var column: Int
+        /// 0…9, or 10 for the colon (LCDd's numbering).
+        public var digit: Int
+    }
+
+    /// The big digits on the frame, left to right (empty but on the Clock).
+    public internal(set) var bigDigits: [BigDigit] = []
 
     /// A blank frame.
     public init(columns: Int, rows: Int) {

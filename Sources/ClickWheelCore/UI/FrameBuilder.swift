@@ -1,6 +1,6 @@
 /// Builds one frame: folds text through the charset and allocates up to 8 glyph slots.
 struct FrameBuilder {
-    private(set) var frame: Frame
+    var frame: Frame
     let charset: TextCharset
     /// The soonest time, in milliseconds after the frame's time, at which time alone may change it (a
     /// marquee step, the 4-row artist/album turn): nil while nothing on it moves with time.

@@ -8,6 +8,11 @@ public enum Glyph: Hashable, Sendable {
     case star, halfStar
     /// A progress-bar cell with `columns` of its 5 pixel columns filled (1…5).
     case bar(Int)
+    /// The cells of the big clock's digits (`BigDigits`): a full cell, its top third, its bottom third,
+    /// both (the middle bar of 2, 3, 5, 6, 8, 9), and the colon's two dots.
+    case bigFull, bigTop, bigBottom, bigTopBottom, colonUpper, colonLower
+    /// The alarm bell (a set alarm on the Clock, the ringing screen).
+    case bell
 
     /// What a UTF-8 display draws.
     public var unicode: Character {
@@ -25,6 +30,13 @@ public enum Glyph: Hashable, Sendable {
         case .star: "★"
         case .halfStar: "½"
         case .bar(let n): ["▏", "▎", "▌", "▊", "█"][max(1, min(5, n)) - 1]
+        case .bigFull: "█"
+        case .bigTop: "▀"
+        case .bigBottom: "▄"
+        case .bigTopBottom: "═"
+        case .colonUpper, .colonLower: "▪"
+        // U+237E BELL SYMBOL: one column wide in a terminal, unlike the emoji ⏰.
+        case .bell: "⍾"
         }
     }
 
@@ -44,6 +56,12 @@ public enum Glyph: Hashable, Sendable {
         case .star: "*"
         case .halfStar: "+"
         case .bar(let n): n >= 3 ? "#" : "-"
+        case .bigFull: "#"
+        case .bigTop: "\""
+        case .bigBottom: "_"
+        case .bigTopBottom: "="
+        case .colonUpper, .colonLower: "."
+        case .bell: "A"
         }
     }
 
@@ -64,6 +82,13 @@ public enum Glyph: Hashable, Sendable {
         case .halfStar: [0x04, 0x04, 0x1C, 0x0C, 0x08, 0x10, 0x00, 0x00]
         case .bar(let n):
             Array(repeating: UInt8((0x1F << (5 - max(1, min(5, n)))) & 0x1F), count: 7) + [0x00]
+        case .bigFull: Array(repeating: 0x1F, count: 8)
+        case .bigTop: [0x1F, 0x1F, 0x1F, 0x00, 0x00, 0x00, 0x00, 0x00]
+        case .bigBottom: [0x00, 0x00, 0x00, 0x00, 0x00, 0x1F, 0x1F, 0x1F]
+        case .bigTopBottom: [0x1F, 0x1F, 0x1F, 0x00, 0x00, 0x00, 0x1F, 0x1F]
+        case .colonUpper: [0x00, 0x00, 0x00, 0x00, 0x0E, 0x0E, 0x0E, 0x00]
+        case .colonLower: [0x00, 0x0E, 0x0E, 0x0E, 0x00, 0x00, 0x00, 0x00]
+        case .bell: [0x04, 0x0E, 0x0E, 0x0E, 0x1F, 0x00, 0x04, 0x00]
         }
     }
 }

@@ -29,6 +29,7 @@ public struct LCDRenderer: Hashable, Sendable {
         case .list(let list): renderList(list, now: now, into: &b)
         case .nowPlaying(let np): renderNowPlaying(np, now: now, into: &b)
         case .text(let title, let lines): renderText(title: title, lines: lines, into: &b)
+        case .clock(let clock): renderClock(clock, into: &b)
         }
         return (b.frame, b.changesInMS.map { now.adding(ms: $0) })
     }

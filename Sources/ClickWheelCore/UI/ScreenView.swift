@@ -4,6 +4,26 @@ public enum ScreenView: Hashable, Sendable {
     case nowPlaying(NowPlayingView)
     /// A title and fixed lines (About, the lock screen).
     case text(title: String, lines: [String])
+    /// Extras → Clock and the ringing alarm: the time in big digits.
+    case clock(ClockView)
+}
+
+/// The Clock: the time in big digits, the date under it and the next alarm where there is room.
+public struct ClockView: Hashable, Sendable {
+    /// Nil while the engine has no wall time yet (drawn as "--:--").
+    public var time: LocalTime?
+    public var twentyFour: Bool
+    /// The next alarm's time ("07:00"), nil when none is set.
+    public var nextAlarm: String?
+    /// The ringing alarm's banner ("Alarm 07:00"), shown instead of the date.
+    public var ringing: String?
+
+    public init(time: LocalTime?, twentyFour: Bool, nextAlarm: String? = nil, ringing: String? = nil) {
+        self.time = time
+        self.twentyFour = twentyFour
+        self.nextAlarm = nextAlarm
+        self.ringing = ringing
+    }
 }
 
 /// The state icons of a title row.
