@@ -13,7 +13,8 @@ import Testing
         /// The service over `music` (default: the test library), with a database and socket of its own
         /// (in `dir`, e.g. a stopped service's: a restart).
         init(music: String? = nil, dir existing: URL? = nil) throws {
-            dir = existing ?? URL(fileURLWithPath: "/tmp").appendingPathComponent("cw-ctl-\(UUID().uuidString.prefix(8))")
+            dir = existing
+                ?? URL(fileURLWithPath: "/tmp").appendingPathComponent("cw-ctl-\(UUID().uuidString.prefix(8))")
             try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
             socket = dir.appendingPathComponent("socket").path
             let music = music ?? TerminalDemoTests.root.appendingPathComponent("Tests/LibraryTests/Fixtures/music").path

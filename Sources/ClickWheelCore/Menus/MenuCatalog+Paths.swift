@@ -23,7 +23,8 @@ extension MenuCatalog {
             let path = queue.removeFirst()
             let items: [MenuItem]
             switch path.last! {
-            case .menu(let menu): items = self.items(of: menu, settings: shown, hasCurrent: false, hasCompilations: true)
+            case .menu(let menu):
+                items = self.items(of: menu, settings: shown, hasCurrent: false, hasCompilations: true)
             case .list(let screen): items = screen.header
             default: items = []
             }

@@ -4,7 +4,8 @@ import GRDB
 extension LibraryStore {
     /// Where each sorted list keeps its sort key, the order its position column (`ord` unless said)
     /// follows, and a filter.
-    private static let sortedTables: [String: (table: String, key: String, order: String, filter: String, ord: String)] = [
+    private static let sortedTables:
+        [String: (table: String, key: String, order: String, filter: String, ord: String)] = [
         "songs": ("tracks", "title_key", "title_key, artist_key, album_key, id", "AND is_podcast = 0", "ord"),
         "artists": ("artists", "sort_key", "sort_key, name", "", "ord"),
         // Artists without the compilations' artists: few rows lack a position, so the walk past them is short.
@@ -31,14 +32,17 @@ extension LibraryStore {
         }
         let t = Self.sortedTables[name]!
         return try db.read { db in
-            let count = try Int.fetchOne(db.cachedStatement(sql: "SELECT ifnull(max(\(t.ord)) + 1, 0) FROM \(t.table)")) ?? 0
+            let countSQL = "SELECT ifnull(max(\(t.ord)) + 1, 0) FROM \(t.table)"
+            let count = try Int.fetchOne(db.cachedStatement(sql: countSQL)) ?? 0
+            let keySQL = "SELECT \(t.key) FROM \(t.table) WHERE \(t.ord) = ?"
             guard index >= 0, index < count,
-                let key = try String.fetchOne(db.cachedStatement(sql: "SELECT \(t.key) FROM \(t.table) WHERE \(t.ord) = ?"), arguments: [index])
+                let key = try String.fetchOne(db.cachedStatement(sql: keySQL), arguments: [index])
             else { return nil }
             // The group of an initial is the key's class and first character (digits and symbols: one "#" group).
             let prefix = key.hasPrefix("2") ? "2" : String(key.prefix(2))
             let first = """
-                SELECT \(t.ord) FROM \(t.table) WHERE \(t.key) >= ? AND \(t.ord) IS NOT NULL \(t.filter) ORDER BY \(t.order) LIMIT 1
+                SELECT \(t.ord) FROM \(t.table) WHERE \(t.key) >= ? AND \(t.ord) IS NOT NULL \(t.filter)
+                ORDER BY \(t.order) LIMIT 1
                 """
             let lower = try Int.fetchOne(db.cachedStatement(sql: first), arguments: [prefix]) ?? index
             let upper = try Int.fetchOne(db.cachedStatement(sql: first), arguments: [prefix + "\u{10FFFF}"]) ?? count
