@@ -74,6 +74,11 @@ extension Engine {
             return startWheelSetup()
         case .rate(let track, let rating):
             return rate(track, rating: rating, backOut: true)
+        case .spokenWordSpeed(let percent):
+            var new = settings
+            new.spokenWordSpeed = percent
+            _ = back()
+            return apply(settings: new, persist: true)
         }
     }
 
@@ -113,6 +118,10 @@ extension Engine {
             // On the song's own rating (a half star on the whole star above it).
             let rating = (try? library.track(target.row.id))?.rating ?? 0
             page.cursor = min(5, (rating + 1) / 2)
+        }
+        if destination == .menu(.audiobooks) {
+            // On the speed in use, so the wheel moves from there to a slower or faster one.
+            page.cursor = SpokenWordSpeed.percents.firstIndex(of: settings.spokenWordSpeed) ?? 2
         }
         stack.append(page)
         fixTop()

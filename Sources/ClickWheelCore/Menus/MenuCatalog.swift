@@ -12,6 +12,7 @@ public enum MenuCatalog {
         case .sleepTimer: "Sleep Timer"
         case .shutDown: PowerAction.shutDown.title
         case .restart: PowerAction.restart.title
+        case .audiobooks: "Audiobooks"
         }
     }
 
@@ -50,6 +51,7 @@ public enum MenuCatalog {
                 MenuItem(PowerAction.restart.title, .open(.menu(.restart))),
                 // Last, so the rows above keep their places (scripts over the control socket count them).
                 MenuItem("Wheel", .calibrateWheel),
+                MenuItem("Audiobooks", .open(.menu(.audiobooks))),
             ]
         case .mainMenuItems:
             return [SettingKey.mainMusic, .mainPodcasts, .mainShuffleSongs].map { MenuItem($0.title, .setting($0)) }
@@ -63,6 +65,8 @@ public enum MenuCatalog {
             return [MenuItem("Cancel", .back), MenuItem(PowerAction.shutDown.title, .power(.shutDown))]
         case .restart:
             return [MenuItem("Cancel", .back), MenuItem(PowerAction.restart.title, .power(.restart))]
+        case .audiobooks:
+            return SpokenWordSpeed.percents.map { MenuItem(SpokenWordSpeed.title(of: $0), .spokenWordSpeed($0)) }
         }
     }
 

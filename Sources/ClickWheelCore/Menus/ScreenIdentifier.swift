@@ -34,6 +34,7 @@ extension MenuCatalog {
         case .sleepTimer: "settings.sleeptimer"
         case .shutDown: "settings.shutdown"
         case .restart: "settings.restart"
+        case .audiobooks: "settings.audiobooks"
         }
     }
 

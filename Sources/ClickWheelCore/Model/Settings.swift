@@ -24,6 +24,8 @@ public struct Settings: Hashable, Sendable, Codable {
     public var volume: Int = 50
     /// After a restart, carry on playing what was playing (off: it comes back paused, as on an iPod).
     public var resumePlaying: Bool = false
+    /// Settings → Audiobooks: the speed podcasts and audiobooks play at, in percent (`SpokenWordSpeed`).
+    public var spokenWordSpeed: Int = 100
 
     public init() {}
 }
@@ -49,6 +51,7 @@ extension Settings {
         try take(.showShuffleSongs, &showShuffleSongs)
         try take(.volume, &volume)
         try take(.resumePlaying, &resumePlaying)
+        try take(.spokenWordSpeed, &spokenWordSpeed)
     }
 }
 
