@@ -38,6 +38,7 @@ extension RealServerTests {
         let seconds = Double(range.count) / Double(signal.rate)
         #expect(abs(seconds / 4 - 1) < 0.02, "heard \(seconds) s, want 4 s (6 s at 1.5x) within 2 %")
         let f0 = medianFrequency(signal, in: range)
+        print("6 s tone at 1.5x heard for \(seconds) s at \(f0) Hz")
         #expect(abs(f0 / 441 - 1) < 0.03, "heard \(f0) Hz, want 441 Hz within 3 %")
         let inner = (range.lowerBound + signal.rate / 50)..<(range.upperBound - signal.rate / 50)
         let residual = signal.sineResidualPeak(frequency: f0, in: inner)
@@ -62,6 +63,7 @@ extension RealServerTests {
         let (signal, _) = try await hear([AudioTrack(id: 1, path: file.mp3, spokenWord: true)], speed: 1.5)
         let heard = try #require(signal.audibleRange())
         let ratio = Double(original.count) / Double(heard.count)
+        print("speech of \(Double(original.count) / 44_100) s heard in \(Double(heard.count) / 44_100) s: \(ratio)x")
         #expect(abs(ratio / 1.5 - 1) < 0.02, "speech of \(original.count) samples heard as \(heard.count): \(ratio)x")
     }
 
@@ -133,6 +135,7 @@ extension RealServerTests {
         let inner = (range.lowerBound + signal.rate / 50)..<(range.upperBound - signal.rate / 50)
         let residual = signal.sineResidualPeak(frequency: 441, in: inner)
         let at = Double(residual.at - range.lowerBound) / Double(signal.rate)
+        print("speed change: largest deviation from the sine \(residual.residual) (at \(at) s)")
         #expect(residual.residual < 0.05, "largest deviation from the sine \(residual.residual) at \(at) s")
         let positions = log.all.compactMap { r -> Double? in
             if case .position(1, let s) = r { return s }
