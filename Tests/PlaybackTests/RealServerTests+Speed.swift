@@ -144,3 +144,65 @@ extension RealServerTests {
         #expect((positions.max() ?? 0) > 7.5, "positions \(positions)")
     }
 }
+
+/// The spoken-word speed through the whole service: a podcast episode (genre Podcast, as lame tags it)
+/// indexed by the real scanner, Settings → Audiobooks stored at 1.5x, played by `clickwheel run` over
+/// mpc into this suite's sink. MPD's `status` counts the episode's own seconds while it is heard faster.
+extension RealServerTests {
+    @Test("end to end: a podcast at 1.5x is heard in 2/3 of its length while status counts its own seconds")
+    func podcastFasterThroughTheService() async throws {
+        let binary = try #require(Self.serviceBinary, "the clickwheel binary is not built (swift build --build-tests)")
+        let music = fixtures.path("podcasts")
+        try FileManager.default.createDirectory(atPath: music, withIntermediateDirectories: true)
+        let db = fixtures.path("podcasts.sqlite")
+        let wav = fixtures.path("episode.wav")
+        try Shell.run(["sox", "-n", "-r", "44100", "-c", "2", "-b", "16", wav, "synth", "6", "sine", "441", "vol", "0.5"])
+        try Shell.run([
+            "lame", "--quiet", "-V2", "--tt", "Episode 1", "--ta", "The Show", "--tg", "Podcast", wav,
+            "\(music)/episode.mp3",
+        ])
+        try Shell.run([binary, "index", "--music", music, "--db", db])
+        #expect(try sql(db, "SELECT is_podcast FROM tracks") == "1")
+        _ = try sql(db, "INSERT OR REPLACE INTO library_meta (key, value) VALUES ('settings', ?)", [
+            "{\"spokenWordSpeed\":150,\"volume\":100}"
+        ])
+        let socket = fixtures.path("socket-speed")
+        let service = Process()
+        service.executableURL = URL(fileURLWithPath: binary)
+        service.arguments = [
+            "run", "--display", "none", "--input", "none", "--output", "pulse", "--music", music, "--db", db,
+            "--socket", socket,
+        ]
+        service.standardInput = FileHandle.nullDevice
+        service.standardOutput = FileHandle.nullDevice
+        service.standardError = FileHandle.nullDevice
+        try service.run()
+        defer {
+            service.terminate()
+            service.waitUntilExit()
+        }
+        let up = try await poll(seconds: 15) { status(binary, socket)["state"] != nil }
+        try #require(up, "the service did not answer on \(socket)")
+        let capture = try await Capture.start(into: fixtures.dir, name: "podcast")
+        for args in [["clear"], ["add", "episode.mp3"], ["volume", "100"], ["play", "1"]] {
+            try Shell.run(["mpc", "-h", socket] + args)
+        }
+        var elapsed: [Double] = []
+        var duration: Double?
+        let played = try await poll(seconds: 20) {
+            let s = status(binary, socket)
+            if let e = s["elapsed"].flatMap(Double.init) { elapsed.append(e) }
+            if let d = s["duration"].flatMap(Double.init) { duration = d }
+            return s["state"] == "stop"
+        }
+        #expect(played, "the episode did not finish")
+        try await Task.sleep(for: .milliseconds(300))
+        let signal = try capture.stop()
+        let range = try #require(signal.audibleRange())
+        let heard = Double(range.count) / Double(signal.rate)
+        #expect(abs(heard / 4 - 1) < 0.02, "heard \(heard) s of the 6 s episode, want 4 s")
+        // The episode's own seconds: status reaches past 5 s of 6 although only 4 s were heard.
+        #expect((elapsed.max() ?? 0) >= 5, "status elapsed went \(elapsed)")
+        #expect(duration.map { abs($0 - 6) < 0.1 } ?? false, "status duration \(String(describing: duration))")
+    }
+}
