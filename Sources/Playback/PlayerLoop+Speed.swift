@@ -103,16 +103,20 @@ extension PlayerLoop {
         guard new != spokenWordSpeed else { return }
         spokenWordSpeed = new
         guard activity == .playing, pendingStart == nil, output.hasStream, let format = streamFormat,
-            let decoder = current, decoder.track.spokenWord || speech != nil
+            let decoder = current,
+            decoder.track.spokenWord || speech != nil || timeline.segments.contains(where: { $0.track.spokenWord })
         else { return }
         do {
             let start = try output.readFrame() + Int64(format.sampleRate * Self.fadeLeadMilliseconds / 1000)
+            guard let here = timeline.position(at: start) else { return }
             let count = min(Int64(Fade.frames(rate: format.sampleRate)), timeline.written - start)
-            guard count > 0, let here = timeline.position(at: start), here.track.spokenWord || speech != nil,
-                let old = history.frames(from: start, count: Int(count))
-            else {
-                // Too little queued to rewrite (the track is about to end): the stage changes in place.
-                speech?.speed = new
+            // (Music heard before a spoken-word track already being written is rewritten too, unchanged: the
+            // spoken-word track then gets its stage at the join, at the new speed.)
+            guard count > 0, let old = history.frames(from: start, count: Int(count)) else {
+                // Nothing queued past the lead (the stream ran dry): start again from what is heard, like a
+                // seek (there is no sound to click).
+                pendingStart = StartPoint(track: here.track, sample: here.sample, announce: !timeline.isHeard(at: start))
+                startPending()
                 return
             }
             if decoder.track != here.track {

@@ -9,9 +9,6 @@ import Sonic
 /// heard (where the next track of a gapless hand-over starts), whatever the stage still holds.
 /// Thread rules: audio thread only.
 final class SpeechStage {
-    /// The speeds offered (Settings → Audiobooks): 0.5× to 3× in quarter steps.
-    static let speeds = stride(from: 0.5, through: 3.0, by: 0.25).map { $0 }
-
     private let sonic: SonicStream
     let format: PCMFormat
     /// Stream frame at which the stage's first output frame lands.

@@ -110,8 +110,10 @@ import Testing
         #expect(settings.volume == 70)
         #expect(settings.shuffle == .songs)
         #expect(settings.resumePlaying == false)
+        #expect(settings.spokenWordSpeed == 100)
         var changed = settings
         changed.resumePlaying = true
+        changed.spokenWordSpeed = 175
         try SettingsStore(pool).save(changed)
         #expect(SettingsStore(pool).load() == changed)
     }
