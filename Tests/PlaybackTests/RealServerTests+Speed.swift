@@ -142,6 +142,13 @@ extension RealServerTests {
             return nil
         }
         #expect((positions.max() ?? 0) > 7.5, "positions \(positions)")
+        // The change starts no track again and finishes none early.
+        let events = log.events.filter {
+            if case .started = $0 { return true }
+            if case .finished = $0 { return true }
+            return false
+        }
+        #expect(events == [.started(trackID: 1), .finished(trackID: 1)])
     }
 }
 
@@ -204,5 +211,50 @@ extension RealServerTests {
         // The episode's own seconds: status reaches past 5 s of 6 although only 4 s were heard.
         #expect((elapsed.max() ?? 0) >= 5, "status elapsed went \(elapsed)")
         #expect(duration.map { abs($0 - 6) < 0.1 } ?? false, "status duration \(String(describing: duration))")
+    }
+}
+
+/// Pausing and resuming spoken word played faster: the fades work on what was written (stream frames), the
+/// place to go on from is counted in the track's own samples.
+extension RealServerTests {
+    @Test("pause and resume at 1.5x go on from where the pause was heard, nothing lost or repeated")
+    func pauseAndResumeFaster() async throws {
+        // A 300 Hz → 1500 Hz sweep over 4 s: position = (f − 300) / 300 track seconds (the pitch is kept).
+        let path = try fixtures.tone("talk-sweep", frequency: "300:1500", seconds: 4)
+        let track = AudioTrack(id: 7, path: path, spokenWord: true)
+        let position = { (f: Double) in (f - 300) / 300 }
+        let (player, log) = makePlayer()
+        defer { player.shutdown() }
+        player.setSpokenWordSpeed(1.5)
+        let capture = try await Capture.start(into: fixtures.dir)
+        player.play(track)
+        try await log.waitForPosition(7, atLeast: 1.5)
+        player.pause()
+        try await log.wait(timeout: 5, "paused") { $0 == .paused(.command) }
+        try await Task.sleep(for: .seconds(1.2))
+        player.resume()
+        try await log.wait(timeout: 15, "finished") { $0 == .finished(trackID: 7) }
+        try await Task.sleep(for: .milliseconds(300))
+        let signal = try capture.stop()
+
+        let gaps = signal.silences(longerThan: 0.5)
+        #expect(gaps.count == 1, "silent stretches: \(gaps)")
+        let gap = try #require(gaps.first)
+        let windows = signal.windows()
+        let before = try #require(windows.last { $0.time < gap.lowerBound - 0.05 && $0.frequency != nil })
+        let after = try #require(windows.first { $0.time > gap.upperBound + 0.05 && $0.frequency != nil })
+        // Heard time between the two windows, less the pause, is 1/1.5 of the track time between them.
+        let heardBetween = after.time - before.time - (gap.upperBound - gap.lowerBound)
+        let jump = position(after.frequency!) - position(before.frequency!) - 1.5 * heardBetween
+        #expect(abs(jump) < 0.15, "resumed \(jump) track seconds away from where it paused")
+        let audible = windows.filter { $0.rms > 0.01 }.count * windows[0].count
+        let heard = Double(audible) / Double(signal.rate)
+        #expect(abs(heard - 4 / 1.5) < 0.15, "heard \(heard) s of a 4 s track at 1.5x")
+        let events = log.events.filter {
+            if case .started = $0 { return true }
+            if case .finished = $0 { return true }
+            return false
+        }
+        #expect(events == [.started(trackID: 7), .finished(trackID: 7)])
     }
 }
