@@ -15,12 +15,8 @@ extension PlayerLoop {
     /// The speed `track` plays at: the spoken-word speed for a podcast or audiobook, 1 for music.
     func speed(for track: AudioTrack) -> Double { track.spokenWord ? spokenWordSpeed : 1 }
 
-    /// A new stage for `track` whose output starts at stream frame `frame` (none when it plays as it is);
-    /// a crossfade or rewrite in progress is over.
+    /// A new stage for `track` whose output starts at stream frame `frame` (none when it plays as it is).
     func restartStage(for track: AudioTrack, format: PCMFormat, at frame: Int64) {
-        crossfade = nil
-        rewriteAt = nil
-        coverUntil = 0
         speech = nil
         let speed = speed(for: track)
         guard speed != 1 else { return }

@@ -37,6 +37,10 @@ extension PlayerLoop {
         pendingStart = nil
         resumeFrom = nil
         uncorkWhenFilled = false
+        // The queue is written anew from here: a speed change's rewrite in progress is over.
+        crossfade = nil
+        rewriteAt = nil
+        coverUntil = 0
         do {
             if current?.track != point.track {
                 if let later = current {
