@@ -35,6 +35,10 @@ let package = Package(
             providers: [.apt(["libpulse-dev"])]),
         // Linux I2C (linux/i2c-dev.h, kernel headers only): the I2C_SLAVE ioctl shim.
         .systemLibrary(name: "CI2C"),
+        // libsonic, the speech time-scaler (libsonic-dev ships no pkg-config file).
+        .systemLibrary(
+            name: "CSonic",
+            providers: [.apt(["libsonic-dev"])]),
         // The kernel clock's NTP sync status (sys/timex.h, which Glibc's module does not export): adjtimex.
         .systemLibrary(name: "CTimex"),
 
@@ -46,6 +50,7 @@ let package = Package(
         .target(name: "Evdev", dependencies: ["CEvdev"], swiftSettings: strict),
         .target(name: "I2C", dependencies: ["CI2C"], swiftSettings: strict),
         .target(name: "Pulse", dependencies: ["CPulse"], swiftSettings: strict),
+        .target(name: "Sonic", dependencies: ["CSonic"], swiftSettings: strict),
 
         // The pure core: no C imports, no I/O, no sleeping.
         .target(name: "ClickWheelCore", swiftSettings: strict),
@@ -78,7 +83,7 @@ let package = Package(
         // The audio path: a decode/output thread of its own, libmpg123 -> PulseAudio (or a null output).
         .target(
             name: "Playback",
-            dependencies: ["Mpg123", "NamedThreads", "Pulse", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["Mpg123", "NamedThreads", "Pulse", "Sonic", .product(name: "Logging", package: "swift-log")],
             swiftSettings: strict),
 
         // The MPD protocol as a pure codec.

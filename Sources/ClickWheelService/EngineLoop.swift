@@ -66,6 +66,7 @@ public final class EngineLoop: @unchecked Sendable {
         self.logger = logger
         playback.perform(.volume(engine.settings.volume)) { _ in nil }
         playback.setSoundCheck(engine.settings.soundCheck)
+        playback.perform(.spokenWordSpeed(percent: engine.settings.spokenWordSpeed)) { _ in nil }
         publish()
     }
 

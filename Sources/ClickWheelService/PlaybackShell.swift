@@ -73,6 +73,7 @@ public final class PlaybackShell: PlaybackPort {
             queuedNext = nil
         case .seek(let ms): lastStateTicket = player.seek(to: Double(ms) / 1000)
         case .volume(let v): player.setVolume(v)
+        case .spokenWordSpeed(let percent): player.setSpokenWordSpeed(SpokenWordSpeed.value(percent))
         }
     }
 
@@ -113,8 +114,10 @@ public final class PlaybackShell: PlaybackPort {
         tokens[token] = index
         // Sound Check's gain from the index; the player applies it only while Sound Check is on.
         let gain = file.gain.map { ReplayGain(gain: $0, peak: file.peak) }
+        // Podcasts and audiobooks play at the spoken-word speed (Settings → Audiobooks).
+        let spokenWord = (try? library.track(queue[index]))??.isSpokenWord ?? false
         return AudioTrack(id: token, pathBytes: Array(musicFolder.utf8) + [UInt8(ascii: "/")] + file.relativePath,
-                          replayGain: gain)
+                          replayGain: gain, spokenWord: spokenWord)
     }
 
     /// The file's exact name bytes (a name that is not valid UTF-8 plays too) and its gain.

@@ -14,6 +14,7 @@ extension PlayerLoop {
         case .stop: stop(reporting: true)
         case .volume(let v): setVolume(v)
         case .soundCheck(let on): setSoundCheck(on)
+        case .spokenWordSpeed(let speed): setSpokenWordSpeed(speed)
         case .click(let v): if connected { output.playClick(volume: v) }
         case .shutdown: shuttingDown = true
         }
@@ -113,6 +114,9 @@ extension PlayerLoop {
         if output.hasStream { output.closeStream() }
         streamFormat = nil
         timeline.clear()
+        speech = nil
+        crossfade = nil
+        rewriteAt = nil
         activity = .idle
         pendingStart = nil
         resumeFrom = nil

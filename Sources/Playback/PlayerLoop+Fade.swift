@@ -36,7 +36,8 @@ extension PlayerLoop {
             if let failure { throw failure }
             let announce = !timeline.isHeard(at: start)
             timeline.cut(at: start + Int64(count))
-            resumeFrom = StartPoint(track: here.track, sample: here.sample + Int64(count), announce: announce)
+            let after = timeline.position(at: start + Int64(count))?.sample ?? here.sample + Int64(count)
+            resumeFrom = StartPoint(track: here.track, sample: after, announce: announce)
             // Cork well after the fade's end, in the silence after it: pipewire-pulse's clock runs ahead of
             // what leaves its graph, so a cork soon after the end cuts the fade's last milliseconds.
             activity = .fadingOut(

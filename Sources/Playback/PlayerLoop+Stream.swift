@@ -37,6 +37,10 @@ extension PlayerLoop {
         pendingStart = nil
         resumeFrom = nil
         uncorkWhenFilled = false
+        // The queue is written anew from here: a speed change's rewrite in progress is over.
+        crossfade = nil
+        rewriteAt = nil
+        coverUntil = 0
         do {
             if current?.track != point.track {
                 if let later = current {
@@ -72,7 +76,10 @@ extension PlayerLoop {
                 } else {
                     frame = try output.flush()
                 }
-                timeline.restart(at: frame, track: point.track, sample: point.sample, announce: point.announce)
+                restartStage(for: point.track, format: format, at: frame)
+                timeline.restart(
+                    at: frame, track: point.track, sample: point.sample, announce: point.announce,
+                    speed: speech?.speed ?? 1)
                 history.reset(at: frame)
                 if point.fadeIn && !paused {
                     uncorkWhenFilled = true
@@ -88,7 +95,10 @@ extension PlayerLoop {
                 corked = paused
                 streamFormat = format
                 timeline = Timeline(rate: format.sampleRate)
-                timeline.restart(at: 0, track: point.track, sample: point.sample, announce: point.announce)
+                restartStage(for: point.track, format: format, at: 0)
+                timeline.restart(
+                    at: 0, track: point.track, sample: point.sample, announce: point.announce,
+                    speed: speech?.speed ?? 1)
                 history = PCMHistory(format: format)
             }
             fadeInLength = point.fadeIn ? Fade.frames(rate: format.sampleRate) : 0
@@ -104,12 +114,22 @@ extension PlayerLoop {
         }
     }
 
-    /// Decodes and writes as much as the stream takes now.
+    /// Decodes and writes as much as the stream takes now (more while a speed change rewrites the queue:
+    /// up to `coverUntil`). Spoken word at another speed goes through the speech stage: its ready output
+    /// is written first, and a decoded chunk is fed to it when it has none.
     func fill() {
         guard let format = streamFormat else { return }
-        var room = output.writableBytes()
+        var room = max(output.writableBytes(), Int(max(0, coverUntil - timeline.written)) * format.frameSize)
         while room >= format.frameSize, activity == .playing, let decoder = current {
             let want = min(room, buffer.count) / format.frameSize * format.frameSize
+            if let stage = speech {
+                let ready = stage.read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[0..<want]))
+                if ready > 0 {
+                    guard put(UnsafeMutableRawBufferPointer(rebasing: buffer[0..<ready]), format: format) else { return }
+                    room -= ready
+                    continue
+                }
+            }
             let chunk = decoder.read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[0..<want]))
             let bytes: Int
             switch chunk {
@@ -117,22 +137,16 @@ extension PlayerLoop {
             case .failed: bytes = 0
             }
             let whole = bytes / format.frameSize * format.frameSize
-            if whole > 0 {
-                if fadeInRemaining > 0 {
-                    let samples = UnsafeMutableRawBufferPointer(rebasing: buffer[0..<whole]).bindMemory(to: Int16.self)
-                    Fade.apply(
-                        samples, channels: format.channels, offset: fadeInLength - fadeInRemaining,
-                        length: fadeInLength, rising: true)
-                    fadeInRemaining = max(0, fadeInRemaining - whole / format.frameSize)
-                }
+            if whole > 0, let stage = speech {
                 do {
-                    try output.write(UnsafeRawBufferPointer(rebasing: buffer[0..<whole]))
+                    try stage.feed(UnsafeRawBufferPointer(rebasing: buffer[0..<whole]))
                 } catch {
-                    outputFailed(error)
-                    return
+                    stageFailed(error, format: format)
+                    guard put(UnsafeMutableRawBufferPointer(rebasing: buffer[0..<whole]), format: format) else { return }
+                    room -= whole
                 }
-                timeline.wrote(frames: Int64(whole / format.frameSize))
-                history.record(UnsafeRawBufferPointer(rebasing: buffer[0..<whole]))
+            } else if whole > 0 {
+                guard put(UnsafeMutableRawBufferPointer(rebasing: buffer[0..<whole]), format: format) else { return }
                 room -= whole
             }
             switch chunk {
@@ -153,6 +167,17 @@ extension PlayerLoop {
     /// The current track is fully written: go on with the queued one in the same stream when the format
     /// matches (gapless), after a drain when it does not, or drain to the end.
     func currentEnded() {
+        if let stage = speech {
+            // Gapless between spoken word at the same speed: the stage goes on into the next track, which
+            // comes out after what the stage still holds. Anything else lets the stage's rest out first.
+            if let next = queued, next.format == streamFormat, speed(for: next.track) == stage.speed, stage.speed != 1 {
+                queued = nil
+                current = next
+                timeline.append(next.track, at: stage.nextInputFrame, speed: stage.speed)
+                return
+            }
+            guard flushStage() else { return }
+        }
         guard let next = queued else {
             // A little silence after the last track: pipewire-pulse cuts the last milliseconds when a
             // drained stream closes (a click at the end of the queue), so what it cuts is silence.
@@ -167,8 +192,9 @@ extension PlayerLoop {
         }
         queued = nil
         current = next
-        if next.format == streamFormat {
-            timeline.append(next.track)
+        if let format = streamFormat, next.format == format {
+            restartStage(for: next.track, format: format, at: timeline.written)
+            timeline.append(next.track, speed: speech?.speed ?? 1)
         } else {
             // Another format: drain, then a new stream starts the next track from its beginning.
             beginDrain(then: .drainingForFormat(sample: 0, announce: true))
@@ -263,7 +289,8 @@ extension PlayerLoop {
             lastReportSlot = slot
             report(.position(trackID: now.track.id, seconds: Double(now.sample) / Double(timeline.rate)))
         }
-        nextReportDue = Date(timeIntervalSinceNow: Double(step - now.sample % step) / Double(timeline.rate))
+        let speed = timeline.speed(at: played)
+        nextReportDue = Date(timeIntervalSinceNow: Double(step - now.sample % step) / Double(timeline.rate) / speed)
     }
 }
 

@@ -80,6 +80,17 @@ final class PlayerLoop {
     var lastUnderrunLog: Date?
     /// Sound Check: apply each track's ReplayGain (from the index) while decoding.
     var soundCheck = false
+    /// Settings → Audiobooks: the speed spoken word plays at (1: as recorded).
+    var spokenWordSpeed = 1.0
+    /// The time-scaler while spoken word plays at another speed than 1; nil: the decoder's samples go out
+    /// as they are.
+    var speech: SpeechStage?
+    /// A speed change's crossfade: the old audio of the first rewritten frames, faded out under the new.
+    var crossfade: (old: [Int16], done: Int)?
+    /// Where the next write lands when not after the last one (a speed change rewrites the queue).
+    var rewriteAt: Int64?
+    /// Write at least up to this stream frame, whatever the stream asks: a rewrite covers the old queue.
+    var coverUntil: Int64 = 0
     /// The track and the `positionInterval` slot of the last `.position` report.
     var lastReportSlot: (track: Int, index: Int64)?
     /// When the heard position reaches the next slot (the next report).

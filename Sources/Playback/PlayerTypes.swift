@@ -10,16 +10,19 @@ public struct AudioTrack: Hashable, Sendable {
     public var pathBytes: [UInt8]
     /// The track's ReplayGain from the index, applied while Sound Check is on; nil when it has none.
     public var replayGain: ReplayGain?
+    /// A podcast episode or an audiobook: it plays at the spoken-word speed (`setSpokenWordSpeed`).
+    public var spokenWord: Bool
 
-    public init(id: Int, path: String, replayGain: ReplayGain? = nil) {
-        self.init(id: id, pathBytes: Array(path.utf8), replayGain: replayGain)
+    public init(id: Int, path: String, replayGain: ReplayGain? = nil, spokenWord: Bool = false) {
+        self.init(id: id, pathBytes: Array(path.utf8), replayGain: replayGain, spokenWord: spokenWord)
     }
 
     /// A file known by its raw name bytes (Linux file names are bytes, not necessarily UTF-8).
-    public init(id: Int, pathBytes: [UInt8], replayGain: ReplayGain? = nil) {
+    public init(id: Int, pathBytes: [UInt8], replayGain: ReplayGain? = nil, spokenWord: Bool = false) {
         self.id = id
         self.pathBytes = pathBytes
         self.replayGain = replayGain
+        self.spokenWord = spokenWord
     }
 }
 
@@ -93,6 +96,7 @@ enum PlayerCommand: Sendable {
     case stop
     case volume(Int)
     case soundCheck(Bool)
+    case spokenWordSpeed(Double)
     case click(volume: Int)
     case shutdown
 }

@@ -6,8 +6,8 @@ import Testing
 /// Music → Compilations, Settings → Music Menu (rows shown or hidden, Comps in Artists) and opening a
 /// hidden screen by name, over the in-memory twin of the library.
 @Suite struct CompilationMenuTests {
-    /// Settings rows below Music Menu (Date & Time): the walks turn to the end, then back this many.
-    static let settingsRowsAfterMusicMenu = 1
+    /// Settings rows below Music Menu (Audiobooks, Date & Time): the walks turn to the end, then back this many.
+    static let settingsRowsAfterMusicMenu = 2
 
     /// The sample library and two compilations filed under Various Artists.
     static func library() -> InMemoryLibrary {

@@ -285,10 +285,10 @@ import Testing
         s.openWheel()
         s.play(Self.detent, device: Self.wheelPath)
         s.click(.menu)
-        #expect(s.screen == ["Settings   16/18", ">Wheel         ›"])
+        #expect(s.screen == ["Settings   16/19", ">Wheel         ›"])
         let count = s.effects.count
         s.play(CalibrationTests.detents(2, perDetent: 1, sign: -1), device: Self.wheelPath)
-        #expect(s.screen == ["Settings   14/18", ">Shut Down     ›"])
+        #expect(s.screen == ["Settings   14/19", ">Shut Down     ›"])
         s.h.turn(-13)
         s.click(.select)
         #expect(s.screen.first?.contains("About") == true)

@@ -110,6 +110,7 @@ import Testing
         #expect(settings.volume == 70)
         #expect(settings.shuffle == .songs)
         #expect(settings.resumePlaying == false)
+        #expect(settings.spokenWordSpeed == 100)
         var changed = settings
         changed.resumePlaying = true
         // Alarms live in the settings: a snoozed one, with the minute it rang for, comes back whole.
@@ -118,6 +119,7 @@ import Testing
         alarm.lastRungLocalMinute = 29_916_645
         changed.alarms = [alarm]
         changed.clock24h = false
+        changed.spokenWordSpeed = 175
         try SettingsStore(pool).save(changed)
         #expect(SettingsStore(pool).load() == changed)
     }

@@ -69,4 +69,42 @@ import Testing
         #expect(t.position(at: 70)?.sample == 70)
         #expect(t.advance(to: 70).isEmpty)
     }
+
+    @Test func aFasterSegmentCountsTheTracksOwnSamples() {
+        var t = Timeline(rate: 44_100)
+        t.restart(at: 0, track: a, sample: 1000, announce: true, speed: 1.5)
+        t.wrote(frames: 200)
+        #expect(t.position(at: 100)?.sample == 1150)
+        #expect(t.speed(at: 100) == 1.5)
+    }
+
+    @Test func aSpeedChangeContinuesTheTrackWithoutTransitions() {
+        var t = Timeline(rate: 44_100)
+        t.restart(at: 0, track: a, sample: 0, announce: true)
+        t.wrote(frames: 300)
+        #expect(t.advance(to: 50) == [.started(a)])
+        // From frame 100 on (sample 100 of a), written again at 2x.
+        t.respeed(at: 100, track: a, sample: 100, speed: 2)
+        #expect(t.written == 100)
+        t.wrote(frames: 100)
+        #expect(t.position(at: 150)?.sample == 200)
+        #expect(t.advance(to: 150).isEmpty)
+        #expect(t.isHeard(at: 150))
+        // The next track comes out after what the speech stage still holds (past `written`).
+        t.append(b, at: 220, speed: 2)
+        t.wrote(frames: 50)
+        #expect(t.framesInSegment(from: 150) == 70)
+        #expect(t.advance(to: 230) == [.finished(a), .started(b)])
+        #expect(t.finishAll() == [.finished(b)])
+    }
+
+    @Test func aSpeedChangeBeforeAnythingWasHeardStartsTheTrackOnce() {
+        var t = Timeline(rate: 44_100)
+        t.restart(at: 0, track: a, sample: 0, announce: true)
+        t.wrote(frames: 100)
+        t.respeed(at: 50, track: a, sample: 50, speed: 1.5)
+        t.wrote(frames: 100)
+        #expect(t.advance(to: 120) == [.started(a)])
+        #expect(t.finishAll() == [.finished(a)])
+    }
 }

@@ -16,6 +16,9 @@ after the other does not):
   - `clickwheel-play FILE`, the bare audio path (Playback.AudioPlayer alone, whole process).
 Play -> sound: the service is told `play` (a 3 s tone) while parec records the sink's monitor; the time
 from sending the command to the first captured chunk above -60 dBFS, three times.
+Spoken word (--speech): `clickwheel-play --spoken --speed 1.0 FILE` and `--speed 1.5` at the same time on
+the same sink (same load); CPU per minute of the book's audio of each (wait4's rusage), and their ratio
+(goal: 1.5x costs at most 1.5 times 1.0x per audio minute; libsonic's work is the difference).
 """
 import argparse
 import array
@@ -145,6 +148,19 @@ def cpu_round(service, mp3_name, mp3_path, play_binary, seconds):
     return {"service": svc / minutes, "mpg123": m / minutes, "clickwheel-play": b / minutes, "wall": wall}
 
 
+def speed_round(play_binary, speech, seconds):
+    """CPU seconds per audio minute of spoken word at 1.0x and 1.5x, played side by side."""
+    t0 = time.monotonic()
+    normal = start([play_binary, "--quiet", "--spoken", "--speed", "1.0", speech])
+    faster = start([play_binary, "--quiet", "--spoken", "--speed", "1.5", speech])
+    f = reap(faster)
+    wall_faster = time.monotonic() - t0
+    n = reap(normal)
+    wall_normal = time.monotonic() - t0
+    minutes = seconds / 60
+    return {"1.0": n / minutes, "1.5": f / minutes, "wall 1.0": wall_normal, "wall 1.5": wall_faster}
+
+
 def play_to_sound(service, tone_name, monitor):
     """Milliseconds from sending `play` to the first captured chunk above -60 dBFS."""
     c = Client(service.socket)
@@ -183,6 +199,8 @@ def main():
     ap.add_argument("--rounds", type=int, default=1)
     ap.add_argument("--binary", required=True, help="the clickwheel binary")
     ap.add_argument("--play", required=True, help="the clickwheel-play binary")
+    ap.add_argument("--speech", help="a spoken-word file (played at 1.0x and 1.5x by clickwheel-play)")
+    ap.add_argument("--speech-seconds", type=float, help="the spoken-word file's length")
     args = ap.parse_args()
     monitor = os.environ.get("CW_PULSE_MONITOR")
     if not monitor or not os.environ.get("PULSE_SERVER"):
@@ -203,6 +221,12 @@ def main():
         tot = {k: sum(r[k] for r in rounds) for k in ("service", "mpg123", "clickwheel-play")}
         print("all rounds  service/mpg123 %.3f  clickwheel-play/mpg123 %.3f  (goal: service <= 1.1)"
               % (tot["service"] / tot["mpg123"], tot["clickwheel-play"] / tot["mpg123"]), flush=True)
+        if args.speech:
+            log("spoken word: %d s at 1.0x and 1.5x side by side" % args.speech_seconds)
+            r = speed_round(args.play, os.path.abspath(args.speech), args.speech_seconds)
+            print("spoken word  CPU s per audio minute: 1.0x %.4f (%.1f s wall)  1.5x %.4f (%.1f s wall)"
+                  "   1.5x/1.0x %.3f  (goal: <= 1.5)"
+                  % (r["1.0"], r["wall 1.0"], r["1.5"], r["wall 1.5"], r["1.5"] / r["1.0"]), flush=True)
         for i in range(3):
             ms = play_to_sound(service, os.path.basename(args.tone), monitor)
             print("play -> sound run %d: %s" % (i + 1, "no sound within 5 s" if ms is None else "%.0f ms" % ms),

@@ -8,9 +8,9 @@
 #      Logging or project module with I/O.
 #   2. ClickWheelConfig imports only ClickWheelCore, Yams, Foundation and the platform libc (its atomic
 #      save needs fsync of the file and its directory, which Foundation does not offer).
-#   3. Each C module (CMpg123, CPulse, CEvdev, CI2C) is imported only by its wrapper, and CTimex (the
+#   3. Each C module (CMpg123, CPulse, CEvdev, CI2C, CSonic) is imported only by its wrapper, and CTimex (the
 #      kernel clock's sync status) only by Devices (SystemClock).
-#   4. Nothing imports upward or sideways. Layers, low to high: the wrappers (Mpg123, Pulse, Evdev, I2C);
+#   4. Nothing imports upward or sideways. Layers, low to high: the wrappers (Mpg123, Pulse, Evdev, I2C, Sonic);
 #      ClickWheelCore; the ports' implementations and codecs (Library, Playback, MPDProtocol, Devices,
 #      ClickWheelConfig), which do not import one another; ControlServer; ClickWheelService; clickwheel.
 #      A module imports only modules of lower layers. ClickWheelTestKit sits beside the ports' layer.
@@ -32,11 +32,11 @@ imports() {
 }
 
 swift_modules=" Swift _Concurrency _StringProcessing RegexBuilder Synchronization Observation Distributed "
-c_modules=" CMpg123:Mpg123 CPulse:Pulse CEvdev:Evdev CI2C:I2C CTimex:Devices "
+c_modules=" CMpg123:Mpg123 CPulse:Pulse CEvdev:Evdev CI2C:I2C CSonic:Sonic CTimex:Devices "
 libc=" Glibc Musl Darwin "
 layer() {
   case "$1" in
-    Mpg123|Pulse|Evdev|I2C) echo 1;;
+    Mpg123|Pulse|Evdev|I2C|Sonic) echo 1;;
     ClickWheelCore) echo 2;;
     Library|Playback|MPDProtocol|Devices|ClickWheelConfig|ClickWheelTestKit) echo 3;;
     ControlServer) echo 4;;

@@ -91,6 +91,14 @@ extension Engine {
         if let value = alarmTrailing(item.action) {
             return ListLine(item.title, trailing: value, submenu: item.opensSubmenu && value.count < 4)
         }
+        if item.action == .open(.menu(.audiobooks)) {
+            return ListLine(item.title, trailing: SpokenWordSpeed.label(of: settings.spokenWordSpeed))
+        }
+        if case .spokenWordSpeed(let percent) = item.action {
+            // The named speeds (Slower, Normal, Faster) show their factor too.
+            let named = item.title != SpokenWordSpeed.factor(percent)
+            return ListLine(item.title, trailing: named ? SpokenWordSpeed.factor(percent) : nil)
+        }
         if case .rate(_, let rating) = item.action, rating > 0 { return ListLine(item.title, stars: rating) }
         return ListLine(item.title, submenu: item.opensSubmenu)
     }

@@ -78,6 +78,11 @@ extension Engine {
             return rate(track, rating: rating, backOut: true)
         case .createAlarm, .alarmEnabled, .alarmDays, .alarmDay, .alarmSound, .alarmVolume, .deleteAlarm:
             return alarmAction(action)
+        case .spokenWordSpeed(let percent):
+            var new = settings
+            new.spokenWordSpeed = percent
+            _ = back()
+            return apply(settings: new, persist: true)
         }
     }
 
@@ -117,6 +122,10 @@ extension Engine {
             // On the song's own rating (a half star on the whole star above it).
             let rating = (try? library.track(target.row.id))?.rating ?? 0
             page.cursor = min(5, (rating + 1) / 2)
+        }
+        if destination == .menu(.audiobooks) {
+            // On the speed in use, so the wheel moves from there to a slower or faster one.
+            page.cursor = SpokenWordSpeed.percents.firstIndex(of: settings.spokenWordSpeed) ?? 2
         }
         stack.append(page)
         fixTop()

@@ -164,6 +164,9 @@ public struct Engine: Sendable {
         accelerator.mode = new.acceleration
         var effects: [Effect] = []
         if new.volume != old.volume { effects.append(.playback(.volume(new.volume))) }
+        if new.spokenWordSpeed != old.spokenWordSpeed {
+            effects.append(.playback(.spokenWordSpeed(percent: new.spokenWordSpeed)))
+        }
         if new.shuffle != old.shuffle { effects += reshuffle() }
         if new.shuffle != old.shuffle || new.repeatMode != old.repeatMode { effects.append(.notify(.options)) }
         if persist { effects.append(.persist(new)) }

@@ -62,6 +62,8 @@ public enum MenuID: Hashable, Sendable {
     case extras, alarms, dateTime
     /// An alarm's editor, its Repeat choices, its chosen days and its Sound choices (by alarm id).
     case alarm(Int), alarmRepeat(Int), alarmDays(Int), alarmSound(Int)
+    /// Settings → Audiobooks: the spoken-word speeds.
+    case audiobooks
 }
 
 /// A list screen: its title, where its rows come from, and fixed rows above them ("All Albums").
@@ -160,4 +162,6 @@ public enum MenuAction: Hashable, Sendable {
     case alarmSound(Int, Alarm.Sound)
     case alarmVolume(Int)
     case deleteAlarm(Int)
+    /// Settings → Audiobooks: sets the spoken-word speed (percent) and goes back.
+    case spokenWordSpeed(Int)
 }

@@ -20,6 +20,7 @@ public enum MenuCatalog {
         case .alarmRepeat: "Repeat"
         case .alarmDays: "Days"
         case .alarmSound: "Sound"
+        case .audiobooks: "Audiobooks"
         }
     }
 
@@ -59,6 +60,7 @@ public enum MenuCatalog {
                 // Last, so the rows above keep their places (scripts over the control socket count them).
                 MenuItem("Wheel", .calibrateWheel),
                 MenuItem("Music Menu", .open(.menu(.musicMenuItems))),
+                MenuItem("Audiobooks", .open(.menu(.audiobooks))),
                 MenuItem("Date & Time", .open(.menu(.dateTime))),
             ]
         case .mainMenuItems:
@@ -78,6 +80,8 @@ public enum MenuCatalog {
             return [MenuItem("Cancel", .back), MenuItem(PowerAction.restart.title, .power(.restart))]
         case .extras, .alarms, .dateTime, .alarm, .alarmRepeat, .alarmDays, .alarmSound:
             return alarmItems(of: menu, settings: settings)
+        case .audiobooks:
+            return SpokenWordSpeed.percents.map { MenuItem(SpokenWordSpeed.title(of: $0), .spokenWordSpeed($0)) }
         }
     }
 

@@ -44,6 +44,7 @@ extension MenuCatalog {
         case .alarmDays: "extras.alarms.alarm.days"
         case .alarmSound: "extras.alarms.alarm.sound"
         case .dateTime: "settings.datetime"
+        case .audiobooks: "settings.audiobooks"
         }
     }
 

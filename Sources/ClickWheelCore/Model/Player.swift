@@ -71,4 +71,6 @@ public enum PlaybackCommand: Hashable, Sendable {
     case seek(ms: Int)
     /// Set the output volume, 0…100.
     case volume(Int)
+    /// Play podcasts and audiobooks at this speed, in percent (Settings → Audiobooks; music is not touched).
+    case spokenWordSpeed(percent: Int)
 }

@@ -34,6 +34,8 @@ public struct Settings: Hashable, Sendable, Codable {
     public var clock24h: Bool = true
     /// Extras → Alarms (kept here so they are stored with every change: see `Alarm`).
     public var alarms: [Alarm] = []
+    /// Settings → Audiobooks: the speed podcasts and audiobooks play at, in percent (`SpokenWordSpeed`).
+    public var spokenWordSpeed: Int = 100
 
     public init() {}
 }
@@ -66,6 +68,7 @@ extension Settings {
         try take(.compilationsInArtists, &compilationsInArtists)
         try take(.clock24h, &clock24h)
         try take(.alarms, &alarms)
+        try take(.spokenWordSpeed, &spokenWordSpeed)
     }
 }
 

@@ -46,6 +46,23 @@ final class Fixtures {
         }
     }
 
+    /// Spoken word: `text` read by espeak-ng, made a 44.1 kHz stereo podcast-like file with sox, encoded
+    /// by lame. Returns the MP3 and the WAV it was made from (what the listener should hear at 1×).
+    func speech(_ name: String, text: String) throws -> (mp3: String, wav: String) {
+        let voice = path(name + "-voice.wav")
+        try Shell.run(["espeak-ng", "-s", "170", "-w", voice, text])
+        let wav = path(name + ".wav")
+        try Shell.run(["sox", voice, "-r", "44100", "-c", "2", "-b", "16", wav])
+        return (try encode(wav, name), wav)
+    }
+
+    /// A WAV as the left channel of 44.1 kHz s16 (sox converts), for measuring it like a capture.
+    func signal(ofWAV wav: String) throws -> Signal {
+        let raw = path(URL(fileURLWithPath: wav).deletingPathExtension().lastPathComponent + ".raw")
+        try Shell.run(["sox", wav, "-t", "raw", "-e", "signed", "-b", "16", "-r", "44100", "-c", "2", raw])
+        return try Signal(rawStereoFile: URL(fileURLWithPath: raw))
+    }
+
     /// A file that is not MP3 at all.
     func garbage(_ name: String) throws -> String {
         let p = path(name + ".mp3")

@@ -41,6 +41,16 @@ final class ReportLog: Sendable {
 
     var count: Int { entries.withLock { $0.count } }
 
+    /// The position reports of `track` so far, with their arrival times.
+    func timedPositions(_ track: Int) -> [(time: Date, seconds: Double)] {
+        entries.withLock { list in
+            list.compactMap { e in
+                if case .position(track, let s) = e.report { return (e.time, s) }
+                return nil
+            }
+        }
+    }
+
     /// Waits for a position report of `track` at or past `seconds`.
     func waitForPosition(_ track: Int, atLeast seconds: Double, timeout: Double = 15) async throws {
         try await wait(timeout: timeout, "position ≥ \(seconds) s of \(track)") {

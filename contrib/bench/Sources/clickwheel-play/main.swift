@@ -1,7 +1,8 @@
 // clickwheel-play: plays MP3 files one after the other (gapless) through Playback.AudioPlayer, for the
 // benchmark and for trying the audio path by hand. Not installed; `clickwheel run` is the real entry point.
 //
-// Usage: clickwheel-play [--null] [--volume 0-100] [--quiet] FILE...
+// Usage: clickwheel-play [--null] [--volume 0-100] [--quiet] [--spoken] [--speed 0.5-3] FILE...
+// --spoken plays the files as spoken word (podcast episodes), at --speed (default 1).
 // Prints every report on stderr with the seconds since start, and `play-issued <unix ns>` on stdout when
 // the first play command is sent (playback_bench.sh measures play → sound from it). Exits 0 after the last
 // track finished, 1 when a track failed.
@@ -12,14 +13,18 @@ var files: [String] = []
 var output = AudioPlayer.Output.pulse(server: nil)
 var volume = 100
 var quiet = false
+var spoken = false
+var speed = 1.0
 var args = CommandLine.arguments.dropFirst()
 while let arg = args.popFirst() {
     switch arg {
     case "--null": output = .null
     case "--quiet": quiet = true
     case "--volume": volume = Int(args.popFirst() ?? "") ?? 100
+    case "--spoken": spoken = true
+    case "--speed": speed = Double(args.popFirst() ?? "") ?? 1
     case "-h", "--help":
-        print("usage: clickwheel-play [--null] [--volume 0-100] [--quiet] FILE...")
+        print("usage: clickwheel-play [--null] [--volume 0-100] [--quiet] [--spoken] [--speed 0.5-3] FILE...")
         exit(0)
     default: files.append(arg)
     }
@@ -29,10 +34,11 @@ guard !files.isEmpty else {
     exit(64)
 }
 
-let tracks = files.enumerated().map { AudioTrack(id: $0.offset + 1, path: $0.element) }
+let tracks = files.enumerated().map { AudioTrack(id: $0.offset + 1, path: $0.element, spokenWord: spoken) }
 let player = AudioPlayer(output: output, positionInterval: 1)
 let start = Date()
 player.setVolume(volume)
+player.setSpokenWordSpeed(speed)
 var now = timespec()
 clock_gettime(CLOCK_REALTIME, &now)
 FileHandle.standardOutput.write(Data("play-issued \(Int64(now.tv_sec) * 1_000_000_000 + Int64(now.tv_nsec))\n".utf8))
