@@ -101,9 +101,14 @@ public final class InMemoryLibrary: LibraryReading {
                 id: id, path: "\(t.artist)/\(t.album)/\(t.trackNumber) \(t.title).mp3", title: t.title,
                 artist: t.artist, album: t.album, albumArtist: t.artist, genre: t.genre, composer: t.composer,
                 trackNumber: t.trackNumber, durationMS: t.durationMS, isPodcast: t.isPodcast,
+                isAudiobook: t.isAudiobook,
                 albumID: model.albumIDs[Model.albumKey(t)], artistID: model.artistIDs[t.artist],
                 rating: s.ratings[id] ?? 0)
         }
+    }
+
+    public func chapters(of id: TrackID) throws -> [Chapter] {
+        state.withLock { s in id >= 1 && id <= s.tracks.count ? s.tracks[Int(id) - 1].chapters : [] }
     }
 
     public func statistics() throws -> LibraryStatistics {

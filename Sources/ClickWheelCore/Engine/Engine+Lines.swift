@@ -1,12 +1,15 @@
 /// The lines of the page on screen: fixed menu items, header rows and library rows read by index.
 extension Engine {
     /// The fixed items of a menu or context page (nil for lists and Now Playing).
-    func fixedItems(of destination: Destination) -> [MenuItem]? {
+    mutating func fixedItems(of destination: Destination) -> [MenuItem]? {
         switch destination {
+        case .menu(.chapters):
+            return chapterItems()
         case .menu(let id):
-            return MenuCatalog.items(of: id, settings: settings, hasCurrent: player.hasCurrent)
+            let items = MenuCatalog.items(of: id, settings: settings, hasCurrent: player.hasCurrent)
+            return id == .music && libraryHasAudiobooks() ? MenuCatalog.withAudiobooks(items) : items
         case .context(let target):
-            return MenuCatalog.contextItems(for: target)
+            return MenuCatalog.contextItems(for: target) + chaptersRow(for: target)
         case .rating(let target):
             return MenuCatalog.ratingItems(for: target)
         case .list, .nowPlaying, .search:
@@ -100,6 +103,12 @@ extension Engine {
             return ListLine(row.title, mark: mark)
         case .podcastShow:
             return ListLine(row.title, trailing: row.unplayed > 0 ? "\(row.unplayed)" : nil, submenu: true)
+        case .album where row.progress != nil:
+            // A book: the unplayed dot until begun, half a circle and the percentage while under way.
+            let p = row.progress ?? 0
+            let finished = p >= 100
+            let mark: Glyph? = finished ? nil : (row.partlyPlayed || p > 0 ? .partlyPlayed : .unplayed)
+            return ListLine(row.title, trailing: finished || p == 0 ? nil : "\(p)%", submenu: true, mark: mark)
         case .artist, .album, .genre, .composer, .playlist:
             return ListLine(row.title, submenu: true)
         }

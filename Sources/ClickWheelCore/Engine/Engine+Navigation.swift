@@ -74,6 +74,8 @@ extension Engine {
             return startWheelSetup()
         case .rate(let track, let rating):
             return rate(track, rating: rating, backOut: true)
+        case .seekChapter(let index):
+            return seekChapter(index)
         }
     }
 
@@ -109,6 +111,10 @@ extension Engine {
     mutating func push(_ destination: Destination) {
         var page = Page(destination)
         page.anchor = anchor(of: page)
+        if destination == .menu(.chapters) {
+            // On the chapter playing.
+            page.cursor = currentChapters().index(at: player.elapsedMS) ?? 0
+        }
         if case .rating(let target) = destination {
             // On the song's own rating (a half star on the whole star above it).
             let rating = (try? library.track(target.row.id))?.rating ?? 0
@@ -149,7 +155,7 @@ extension Engine {
             pushContextMenu(for: row, in: source)
         case .nowPlaying:
             guard let t = loadCurrentTrack() else { return [] }
-            let row = BrowseRow(id: t.id, kind: t.isPodcast ? .episode : .song, title: t.title, initial: "#")
+            let row = BrowseRow(id: t.id, kind: t.isSpokenWord ? .episode : .song, title: t.title, initial: "#")
             pushContextMenu(for: row, in: .library(.songs))
         default:
             break
@@ -197,6 +203,8 @@ extension Engine {
     mutating func libraryChanged() {
         rows.removeAll()
         currentTrack = nil
+        chapterCache = nil
+        audiobooksPresent = nil
         statistics = nil
         let saved = stack
         for i in saved.indices {

@@ -38,6 +38,8 @@ public enum MenuID: Hashable, Sendable {
     case main, music, settings, mainMenuItems, about, resetSettings
     /// Settings → Sleep Timer's choices, and the confirmations of Shut Down and Restart.
     case sleepTimer, shutDown, restart
+    /// The chapters of the file playing (Now Playing's context menu → Chapters); rows made by the engine.
+    case chapters
 }
 
 /// A list screen: its title, where its rows come from, and fixed rows above them ("All Albums").
@@ -128,4 +130,6 @@ public enum MenuAction: Hashable, Sendable {
     case calibrateWheel
     /// Rate Song: sets a song's rating (0…10, `Rating`) and goes back.
     case rate(TrackID, rating: Int)
+    /// Chapters: plays the current file from the start of chapter `index` and goes back to Now Playing.
+    case seekChapter(Int)
 }

@@ -12,6 +12,7 @@ public enum MenuCatalog {
         case .sleepTimer: "Sleep Timer"
         case .shutDown: PowerAction.shutDown.title
         case .restart: PowerAction.restart.title
+        case .chapters: "Chapters"
         }
     }
 
@@ -63,6 +64,8 @@ public enum MenuCatalog {
             return [MenuItem("Cancel", .back), MenuItem(PowerAction.shutDown.title, .power(.shutDown))]
         case .restart:
             return [MenuItem("Cancel", .back), MenuItem(PowerAction.restart.title, .power(.restart))]
+        case .chapters:
+            return []  // the engine lists the current file's chapters (`Engine.fixedItems`)
         }
     }
 
@@ -89,6 +92,7 @@ public enum MenuCatalog {
             let all = MenuItem("All Albums", .open(list(row.title, .songsOfArtist(row.id))))
             return list(row.title, .albumsOfArtist(row.id), header: [all])
         case .album:
+            if source == .library(.audiobooks) { return list(row.title, .partsOfBook(row.id)) }
             return list(row.title, .songsOfAlbum(row.id))
         case .genre:
             let all = MenuItem("All Songs", .open(list(row.title, .songsOfGenre(row.id))))
@@ -115,6 +119,8 @@ public enum MenuCatalog {
             case .composers: return "No Composers"
             case .podcastShows: return "No Podcasts"
             case .episodesOfShow: return "No Episodes"
+            case .audiobooks: return "No Audiobooks"
+            case .partsOfBook: return "No Parts"
             case .search: return "No Results"
             case .smart(.topRated): return "No Rated Songs"
             case .smart(.mostPlayed), .smart(.recentlyPlayed): return "No Songs Played"
@@ -154,5 +160,19 @@ extension MenuCatalog {
             let title = stars == 0 ? "No Rating" : stars == 1 ? "1 Star" : "\(stars) Stars"
             return MenuItem(title, .rate(target.row.id, rating: stars * 2))
         }
+    }
+}
+
+extension MenuCatalog {
+    /// Music → Audiobooks, shown only when the library has books.
+    public static let audiobooksItem = MenuItem("Audiobooks", .open(list("Audiobooks", .audiobooks)))
+
+    /// The Music menu's rows with Audiobooks added where the iPod has it: after Composers, before Search
+    /// (last when there is no Search row).
+    public static func withAudiobooks(_ items: [MenuItem]) -> [MenuItem] {
+        var items = items
+        let search = items.firstIndex { if case .open(.search) = $0.action { true } else { false } }
+        items.insert(audiobooksItem, at: search ?? items.count)
+        return items
     }
 }

@@ -34,6 +34,7 @@ extension MenuCatalog {
         case .sleepTimer: "settings.sleeptimer"
         case .shutDown: "settings.shutdown"
         case .restart: "settings.restart"
+        case .chapters: "nowplaying.chapters"
         }
     }
 
@@ -64,6 +65,8 @@ extension MenuCatalog {
             case .search: return "search.results"
             case .podcastShows: return "podcasts"
             case .episodesOfShow: return "podcasts.episodes"
+            case .audiobooks: return "music.audiobooks"
+            case .partsOfBook: return "music.audiobooks.parts"
             }
         }
     }
