@@ -113,10 +113,10 @@ public final class InMemoryLibrary: LibraryReading {
 
     public func statistics() throws -> LibraryStatistics {
         state.withLock { s in
-            let songs = s.tracks.filter { !$0.isPodcast }
+            let music = s.tracks.filter { !$0.isPodcast }
             return LibraryStatistics(
-                songs: songs.count, albums: Set(songs.map(\.album)).count, artists: Set(songs.map(\.artist)).count,
-                podcastEpisodes: s.tracks.count - songs.count,
+                songs: music.filter { !$0.isAudiobook }.count, albums: Set(music.map(\.album)).count,
+                artists: Set(music.map(\.artist)).count, podcastEpisodes: s.tracks.count - music.count,
                 totalDurationMS: s.tracks.reduce(0) { $0 + Int64($1.durationMS) })
         }
     }

@@ -164,4 +164,27 @@ import Testing
             if let toc = ChapterFrames.tableOfContents(p) { #expect(toc.children.count <= 255) }
         }
     }
+
+    @Test func aLibraryIndexedBeforeTheseColumnsFindsItsBooksOnTheNextScan() throws {
+        let made = try SpokenWordFixture.make(at: dir.file("music/Audiobooks/Book/Part.mp3"), title: "Part", album: "Book")
+        try SpokenWordFixture.make(at: dir.file("music/Pop/Song.mp3"), title: "Song", album: "Pop", genre: "Pop",
+            chapters: false)
+        let (pool, store, _) = try scan()
+        let part = try id(pool, "Audiobooks/Book/Part.mp3")
+        // As a library of schema 5 looks after migrating: nothing known of books or chapters yet.
+        let upgrade = try #require(LibraryDatabase.migrations.first { $0.name.hasPrefix("0006") }?.sql
+            .components(separatedBy: "-- Libraries indexed before this schema").last)
+        try pool.write { db in
+            try db.execute(sql: "UPDATE tracks SET is_audiobook = 0; UPDATE albums SET book_ord = NULL; DELETE FROM chapters")
+            try db.execute(sql: "UPDATE tracks SET ord = (SELECT count(*) FROM tracks) WHERE id = ?", arguments: [part])
+            try db.execute(sql: "--" + upgrade)
+        }
+        #expect(try store.count(of: .audiobooks) == 0)
+        let summary = try index(music, into: pool)
+        #expect(summary.updated == 1 && summary.unchanged == 1, "only the book's file is reread")
+        #expect(try id(pool, "Audiobooks/Book/Part.mp3") == part)
+        #expect(try store.chapters(of: part) == made.chapters)
+        #expect(try store.rows(of: .audiobooks, in: 0..<5).map(\.title) == ["Book"])
+        #expect(try store.trackIDs(of: .songs).count == 1)
+    }
 }

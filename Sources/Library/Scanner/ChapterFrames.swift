@@ -87,30 +87,3 @@ enum ChapterFrames {
         Int(p[at]) << 24 | Int(p[at + 1]) << 16 | Int(p[at + 2]) << 8 | Int(p[at + 3])
     }
 }
-
-/// Decides whether a track is part of an audiobook, and of which book.
-enum Audiobooks {
-    /// Genres that mark a book (folded: case and accents ignored); ID3 genre 183 reads as "Audiobook".
-    static let genres: Set<String> = ["audiobook", "audiobooks", "audio book", "horbuch", "horbucher"]
-
-    /// A part has one of `genres` or lives under a top `Audiobooks/` folder (a podcast stays a podcast).
-    /// Its book is its album; without one, the folder it sits in, else the file itself (its title, or
-    /// its name): one long file is a book of one part.
-    static func classify(relativePath: String, _ m: inout TrackMetadata) {
-        guard !m.isPodcast else { return }
-        var parts = relativePath.split(separator: "/")
-        let file = parts.popLast().map(String.init) ?? relativePath
-        let underTop = parts.first.map { SortKey.fold(String($0)) == "audiobooks" } ?? false
-        guard underTop || m.genres.contains(where: { genres.contains(SortKey.fold($0)) }) else { return }
-        m.isAudiobook = true
-        guard m.album.isEmpty else { return }
-        if parts.count >= 2 || (!underTop && !parts.isEmpty), let folder = parts.last {
-            m.album = String(folder)
-        } else if !m.title.isEmpty {
-            m.album = m.title
-        } else {
-            let dot = file.lastIndex(of: ".").flatMap { $0 == file.startIndex ? nil : $0 }
-            m.album = String(file[..<(dot ?? file.endIndex)])
-        }
-    }
-}

@@ -343,6 +343,14 @@ CREATE TABLE chapters (
     title     TEXT NOT NULL,
     PRIMARY KEY (track_id, idx)
 ) WITHOUT ROWID;
+
+-- Libraries indexed before this schema: the next scan rereads, once, the files that may be books or carry
+-- chapters (an audiobook genre, a top Audiobooks/ folder, podcast episodes: a zero mtime reads as
+-- changed; ids and play state stay). Other files are not reread: a song with chapters shows them once
+-- it changes, or after Settings → Rescan Library of a fresh database.
+UPDATE tracks SET mtime_ns = 0
+WHERE is_podcast = 1 OR path LIKE 'Audiobooks/%' OR lower(ifnull(genre, '')) LIKE '%audiobook%'
+   OR lower(ifnull(genre, '')) LIKE '%hörbuch%' OR lower(ifnull(genre, '')) LIKE '%hörbücher%';
 """#
         ),
     ]
