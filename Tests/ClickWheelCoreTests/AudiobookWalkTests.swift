@@ -144,4 +144,31 @@ import Testing
         h.click(.next)
         #expect(h.playbackCommands.last == .play(index: 2))
     }
+
+    @Test func aPodcastEpisodeWithChaptersMovesBetweenThemToo() throws {
+        let chapters = [
+            Chapter(startMS: 0, endMS: 60_000, title: "Intro"), Chapter(startMS: 60_000, endMS: 600_000, title: "News"),
+        ]
+        let library = InMemoryLibrary(tracks: [
+            FixtureTrack(title: "Song", artist: "Band", album: "Record"),
+            FixtureTrack(
+                title: "Episode", artist: "Radio", album: "The Show", genre: "Podcast", durationMS: 600_000,
+                isPodcast: true, unplayed: true, chapters: chapters),
+        ])
+        var h = try harness(library)
+        h.turn(1)
+        h.click(.select)  // Podcasts
+        h.click(.select)  // The Show
+        h.click(.select)  // Episode
+        h.report(.started(index: 0))
+        h.report(.position(ms: 10_000))
+        #expect(h.screen[2].hasPrefix("Intro "))
+        h.click(.next)
+        #expect(h.playbackCommands.last == .seek(ms: 60_000))
+        h.report(.position(ms: 61_000))
+        #expect(h.screen[2].hasPrefix("News "))
+        h.hold(.select)
+        h.turn(10)
+        #expect(h.screen.last == ">Chapters          ›")
+    }
 }

@@ -130,6 +130,6 @@ public enum MenuAction: Hashable, Sendable {
     case calibrateWheel
     /// Rate Song: sets a song's rating (0…10, `Rating`) and goes back.
     case rate(TrackID, rating: Int)
-    /// Chapters: plays the current file from the start of chapter `index` and goes back to Now Playing.
+    /// Chapters: moves the current file to the start of chapter `index` and goes back to Now Playing.
     case seekChapter(Int)
 }
