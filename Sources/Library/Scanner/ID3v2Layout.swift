@@ -127,7 +127,9 @@ struct ID3v2Layout {
         case "PCST":
             hasPodcastFrame = true
         case "CHAP" where !opaque && chapters.count < ChapterFrames.maximumCount:
-            if let c = ChapterFrames.chapter(try payload(ChapterFrames.chapLimit), version: version) { chapters.append(c) }
+            if let c = ChapterFrames.chapter(try payload(ChapterFrames.chapLimit), version: version) {
+                chapters.append(c)
+            }
         case "CTOC" where !opaque && !tocIsTopLevel:
             if let toc = ChapterFrames.tableOfContents(try payload(ChapterFrames.tocLimit)),
                 toc.topLevel || tableOfContents.isEmpty

@@ -118,7 +118,8 @@ final class TrackReader {
         Audiobooks.classify(relativePath: relativePath, &m)
         PathHints.apply(relativePath: relativePath, to: &m)
         if let layout, !layout.chapters.isEmpty {
-            m.chapters = ChapterFrames.normalized(layout.chapters, toc: layout.tableOfContents, durationMS: m.durationMS)
+            m.chapters = ChapterFrames.normalized(
+                layout.chapters, toc: layout.tableOfContents, durationMS: m.durationMS)
         }
         if m.album.isEmpty { m.album = LibraryNames.unknownAlbum }
         if m.artists.isEmpty { m.artists = [LibraryNames.unknownArtist] }

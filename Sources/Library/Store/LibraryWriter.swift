@@ -93,10 +93,13 @@ struct LibraryWriter {
         } else if id != nil {
             try db.execute(sql: "DELETE FROM podcast_episodes WHERE track_id = ?", arguments: [trackID])
         }
-        if id != nil { try db.cachedStatement(sql: "DELETE FROM chapters WHERE track_id = ?").execute(arguments: [trackID]) }
+        if id != nil {
+            try db.cachedStatement(sql: "DELETE FROM chapters WHERE track_id = ?").execute(arguments: [trackID])
+        }
         for (i, c) in m.chapters.enumerated() {
-            try db.cachedStatement(sql: "INSERT INTO chapters (track_id, idx, start_ms, end_ms, title) VALUES (?, ?, ?, ?, ?)")
-                .execute(arguments: [trackID, i, c.startMS, c.endMS, c.title])
+            try db.cachedStatement(
+                sql: "INSERT INTO chapters (track_id, idx, start_ms, end_ms, title) VALUES (?, ?, ?, ?, ?)"
+            ).execute(arguments: [trackID, i, c.startMS, c.endMS, c.title])
         }
         return trackID
     }
