@@ -1,3 +1,5 @@
+import ClickWheelCore
+
 /// Ready-made fixture libraries for tests and demos.
 public enum Fixtures {
     /// 45 artists (articles, accents, symbols), two albums each of 2–4 songs, four genres, a few
@@ -57,5 +59,32 @@ public enum Fixtures {
                 let title = "Song " + String(repeating: "0", count: max(0, 5 - padded.count)) + padded
                 return FixtureTrack(title: title, artist: "Numbers", album: "Many", trackNumber: i)
             })
+    }
+
+    /// Two songs and two audiobooks: The Long Road (three parts: the first finished, the second half
+    /// heard and chaptered, the third new: 50 %) and A Short Tale (one long chaptered file, never begun).
+    public static func audiobooks() -> InMemoryLibrary {
+        let road = [
+            Chapter(startMS: 0, endMS: 600_000, title: "The Road Begins"),
+            Chapter(startMS: 600_000, endMS: 1_500_000, title: "A Long Detour Through the Hills"),
+            Chapter(startMS: 1_500_000, endMS: 2_400_000, title: "Home"),
+        ]
+        let tale = (0..<4).map { Chapter(startMS: $0 * 900_000, endMS: ($0 + 1) * 900_000, title: "Chapter \($0 + 1)") }
+        func part(_ n: Int, _ ms: Int, played: Bool, at position: Int = 0, _ chapters: [Chapter] = []) -> FixtureTrack {
+            FixtureTrack(
+                title: "Part \(n)", artist: "Ann Author", album: "The Long Road", genre: "Audiobook", trackNumber: n,
+                durationMS: ms, unplayed: !played && position == 0, partlyPlayed: position > 0, isAudiobook: true,
+                positionMS: position, chapters: chapters)
+        }
+        return InMemoryLibrary(tracks: [
+            FixtureTrack(title: "First Song", artist: "Band", album: "Record", trackNumber: 1),
+            FixtureTrack(title: "Second Song", artist: "Band", album: "Record", trackNumber: 2),
+            part(1, 1_800_000, played: true),
+            part(2, 2_400_000, played: false, at: 1_200_000, road),
+            part(3, 1_800_000, played: false),
+            FixtureTrack(
+                title: "A Short Tale", artist: "Bo Teller", album: "A Short Tale", genre: "Audiobook",
+                durationMS: 3_600_000, unplayed: true, isAudiobook: true, chapters: tale),
+        ])
     }
 }

@@ -22,7 +22,10 @@ extension InMemoryLibrary {
             }
         }
 
-        private var songs: [(id: TrackID, track: FixtureTrack)] { tracks.filter { !$0.track.isPodcast } }
+        /// Music: everything but podcasts (audiobook parts included, as their albums and artists are).
+        private var music: [(id: TrackID, track: FixtureTrack)] { tracks.filter { !$0.track.isPodcast } }
+        /// Songs and Shuffle Songs: music without audiobooks, as on the iPod.
+        private var songs: [(id: TrackID, track: FixtureTrack)] { music.filter { !$0.track.isAudiobook } }
 
         private func sorted(_ rows: [BrowseRow]) -> [BrowseRow] {
             rows.map { (key: SortKey.make($0.title), row: $0) }
@@ -54,7 +57,7 @@ extension InMemoryLibrary {
         }
 
         func rows(of list: BrowseList, playlists: [(name: String, tracks: [TrackID])]) -> [BrowseRow] {
-            let songs = self.songs
+            let songs = self.music
             func artist(_ a: Int64) -> String? { artistIDs.first { $0.value == a }?.key }
             func genre(_ g: Int64) -> String? { genreIDs.first { $0.value == g }?.key }
             switch list {
@@ -70,10 +73,10 @@ extension InMemoryLibrary {
                 return unique(songs.filter { !$0.track.isCompilation }, kind: .artist, name: \.artist, ids: artistIDs)
             case .albums: return albums(songs)
             case .compilations: return albums(songs.filter(\.track.isCompilation))
-            case .songs: return sorted(songs.map(songRow))
+            case .songs: return sorted(self.songs.map(songRow))
             case .genres: return unique(songs, kind: .genre, name: \.genre, ids: genreIDs)
             case .composers: return unique(songs, kind: .composer, name: \.composer, ids: composerIDs)
-            case .smart: return songs.reversed().prefix(SmartPlaylist.recentlyAddedLimit).map(songRow)
+            case .smart: return self.songs.reversed().prefix(SmartPlaylist.recentlyAddedLimit).map(songRow)
             case .podcastShows:
                 let shows = unique(
                     tracks.filter(\.track.isPodcast), kind: .podcastShow, name: \.album, ids: albumIDs,
@@ -121,6 +124,28 @@ extension InMemoryLibrary {
                     rows(of: .artists, playlists: playlists).filter(hit)
                     + rows(of: .albums, playlists: playlists).filter(hit)
                 return found + rows(of: .songs, playlists: playlists).filter(hit)
+            case .audiobooks:
+                let parts = tracks.filter(\.track.isAudiobook)
+                return albums(parts).map { book in
+                    var row = book
+                    let mine = parts.filter { albumIDs[Self.albumKey($0.track)] == book.id }.map(\.track)
+                    let total = mine.reduce(0) { $0 + $1.durationMS }
+                    let heard = mine.reduce(0) {
+                        $0 + ($1.partlyPlayed ? $1.positionMS : ($1.unplayed ? 0 : $1.durationMS))
+                    }
+                    row.progress = total > 0 ? heard * 100 / total : 0
+                    row.partlyPlayed = mine.contains(where: \.partlyPlayed)
+                    return row
+                }
+            case .partsOfBook(let book):
+                return tracks.filter { $0.track.isAudiobook && albumIDs[Self.albumKey($0.track)] == book }
+                    .sorted { $0.track.trackNumber < $1.track.trackNumber }
+                    .map {
+                        BrowseRow(
+                            id: $0.id, kind: .episode, title: $0.track.title, detail: $0.track.artist,
+                            initial: SortKey.initial(of: $0.track.title), unplayed: $0.track.unplayed ? 1 : 0,
+                            partlyPlayed: $0.track.partlyPlayed)
+                    }
             case .songsOfPlaylist(let p):
                 guard p >= 1, p <= playlists.count else { return [] }
                 return playlists[Int(p) - 1].tracks.compactMap { id in

@@ -101,17 +101,22 @@ public final class InMemoryLibrary: LibraryReading {
                 id: id, path: "\(t.artist)/\(t.album)/\(t.trackNumber) \(t.title).mp3", title: t.title,
                 artist: t.artist, album: t.album, albumArtist: t.artist, genre: t.genre, composer: t.composer,
                 trackNumber: t.trackNumber, durationMS: t.durationMS, isPodcast: t.isPodcast,
+                isAudiobook: t.isAudiobook,
                 albumID: model.albumIDs[Model.albumKey(t)], artistID: model.artistIDs[t.artist],
                 rating: s.ratings[id] ?? 0)
         }
     }
 
+    public func chapters(of id: TrackID) throws -> [Chapter] {
+        state.withLock { s in id >= 1 && id <= s.tracks.count ? s.tracks[Int(id) - 1].chapters : [] }
+    }
+
     public func statistics() throws -> LibraryStatistics {
         state.withLock { s in
-            let songs = s.tracks.filter { !$0.isPodcast }
+            let music = s.tracks.filter { !$0.isPodcast }
             return LibraryStatistics(
-                songs: songs.count, albums: Set(songs.map(\.album)).count, artists: Set(songs.map(\.artist)).count,
-                podcastEpisodes: s.tracks.count - songs.count,
+                songs: music.filter { !$0.isAudiobook }.count, albums: Set(music.map(\.album)).count,
+                artists: Set(music.map(\.artist)).count, podcastEpisodes: s.tracks.count - music.count,
                 totalDurationMS: s.tracks.reduce(0) { $0 + Int64($1.durationMS) })
         }
     }

@@ -61,7 +61,7 @@ import Testing
         c.h.hold(.menu)
         c.h.turn(-1)  // the main menu's cursor stayed on Extras
         c.h.click(.select)
-        c.h.turn(16)
+        c.h.turn(30)  // the last row
         c.h.click(.select)
         snap("Settings → Date & Time")
         c.h.click(.select)

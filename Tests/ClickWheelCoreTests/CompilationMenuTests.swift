@@ -68,7 +68,7 @@ import Testing
         h.turn(3)
         h.click(.select)
         walk.snap("Compilations turned off", h.engine.frame)
-        h.turn(5)
+        h.turn(20)  // the last row
         h.click(.select)
         walk.snap("Comps in Artists turned on", h.engine.frame)
         h.click(.menu)

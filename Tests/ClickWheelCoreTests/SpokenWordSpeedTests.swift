@@ -35,7 +35,7 @@ import Testing
         walk.snap("Settings: Audiobooks at 3x", h.engine.frame)
         #expect(h.lastEffects.contains(.playback(.spokenWordSpeed(percent: 300))))
         #expect(h.lastEffects.contains { if case .persist(let s) = $0 { s.spokenWordSpeed == 300 } else { false } })
-        Golden.check(walk.text, name: "walk-audiobooks-\(size).txt")
+        Golden.check(walk.text, name: "walk-spoken-speed-\(size).txt")
     }
 
     @Test func speedsRunFromHalfToThreeInQuarterSteps() {

@@ -76,8 +76,8 @@ extension Engine {
             clampCursor()
             return []
         case .playPause: return playPause()
-        case .next: return skip(by: 1)
-        case .previous: return previous()
+        case .next: return nextChapterOrTrack()
+        case .previous: return previousChapterOrTrack()
         case .seekForward: return seek(direction: 1, repeatCount: repeatCount)
         case .seekBackward: return seek(direction: -1, repeatCount: repeatCount)
         case .endSeek: return []

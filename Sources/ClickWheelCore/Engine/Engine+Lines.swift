@@ -5,13 +5,17 @@ extension Engine {
         switch destination {
         case .menu(.alarmSound(let id)):
             return MenuCatalog.items(of: .alarmSound(id), settings: settings, hasCurrent: false) + alarmSoundItems(id)
+        case .menu(.chapters):
+            return chapterItems()
         case .menu(let id):
-            // Music shows Compilations only when the library has one (a cached count: one index probe).
+            // Music shows Compilations and Audiobooks only when the library has one (cached counts).
             let compilations = id == .music && rows.count(of: .compilations, in: library) > 0
+            let books = id == .music && libraryHasAudiobooks()
             return MenuCatalog.items(
-                of: id, settings: settings, hasCurrent: player.hasCurrent, hasCompilations: compilations)
+                of: id, settings: settings, hasCurrent: player.hasCurrent, hasCompilations: compilations,
+                hasAudiobooks: books)
         case .context(let target):
-            return MenuCatalog.contextItems(for: target)
+            return MenuCatalog.contextItems(for: target) + chaptersRow(for: target)
         case .rating(let target):
             return MenuCatalog.ratingItems(for: target)
         case .list, .nowPlaying, .search, .clock, .alarmTime:
@@ -116,6 +120,12 @@ extension Engine {
             return ListLine(row.title, mark: mark)
         case .podcastShow:
             return ListLine(row.title, trailing: row.unplayed > 0 ? "\(row.unplayed)" : nil, submenu: true)
+        case .album where row.progress != nil:
+            // A book: the unplayed dot until begun, half a circle and the percentage while under way.
+            let p = row.progress ?? 0
+            let finished = p >= 100
+            let mark: Glyph? = finished ? nil : (row.partlyPlayed || p > 0 ? .partlyPlayed : .unplayed)
+            return ListLine(row.title, trailing: finished || p == 0 ? nil : "\(p)%", submenu: true, mark: mark)
         case .artist, .album, .genre, .composer, .playlist:
             return ListLine(row.title, submenu: true)
         }

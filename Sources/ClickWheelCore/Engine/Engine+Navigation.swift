@@ -83,6 +83,8 @@ extension Engine {
             new.spokenWordSpeed = percent
             _ = back()
             return apply(settings: new, persist: true)
+        case .seekChapter(let index):
+            return seekChapter(index)
         }
     }
 
@@ -118,6 +120,10 @@ extension Engine {
     mutating func push(_ destination: Destination) {
         var page = Page(destination)
         page.anchor = anchor(of: page)
+        if destination == .menu(.chapters) {
+            // On the chapter playing.
+            page.cursor = currentChapters().index(at: player.elapsedMS) ?? 0
+        }
         if case .rating(let target) = destination {
             // On the song's own rating (a half star on the whole star above it).
             let rating = (try? library.track(target.row.id))?.rating ?? 0
@@ -162,7 +168,7 @@ extension Engine {
             pushContextMenu(for: row, in: source)
         case .nowPlaying:
             guard let t = loadCurrentTrack() else { return [] }
-            let row = BrowseRow(id: t.id, kind: t.isPodcast ? .episode : .song, title: t.title, initial: "#")
+            let row = BrowseRow(id: t.id, kind: t.isSpokenWord ? .episode : .song, title: t.title, initial: "#")
             pushContextMenu(for: row, in: .library(.songs))
         default:
             break
@@ -210,6 +216,8 @@ extension Engine {
     mutating func libraryChanged() {
         rows.removeAll()
         currentTrack = nil
+        chapterCache = nil
+        audiobooksPresent = nil
         statistics = nil
         let saved = stack
         for i in saved.indices {

@@ -6,7 +6,8 @@
 ///   plays to its end); counted once per play-through → `Effect.played`;
 /// - skipped: left (Next, Previous, another list) before 10 % of it played, not by ending or
 ///   failing → `Effect.skipped`;
-/// - podcasts: past 95 % the episode is marked played and its place forgotten
+/// - podcasts and audiobook parts (`TrackInfo.isSpokenWord`): past 95 % the episode or part is marked
+///   played and its place forgotten
 ///   (`Effect.episodeFinished`); left earlier, its place is remembered (`Effect.bookmark`).
 extension Engine {
     /// One play-through of one queue entry.
@@ -14,6 +15,7 @@ extension Engine {
         var index: Int
         var id: TrackID
         var durationMS: Int
+        /// Spoken word (a podcast episode or an audiobook part): bookmarked, finished past 95 %.
         var isPodcast: Bool
         /// The last position seen while it was current.
         var lastMS: Int
@@ -35,7 +37,7 @@ extension Engine {
         guard let index = player.current, let id = player.currentID else { return nil }
         let info = loadCurrentTrack()
         var p = PlayThrough(
-            index: index, id: id, durationMS: info?.durationMS ?? 0, isPodcast: info?.isPodcast ?? false,
+            index: index, id: id, durationMS: info?.durationMS ?? 0, isPodcast: info?.isSpokenWord ?? false,
             lastMS: positionMS, counted: false, episodeDone: false)
         p.counted = p.durationMS > 0 && positionMS >= p.playedAtMS
         p.episodeDone = p.isPodcast && p.durationMS > 0 && positionMS >= p.episodeDoneAtMS

@@ -80,6 +80,7 @@ extension Engine {
                 position: current + 1, count: player.queue.count, title: track?.title ?? "Unknown track",
                 artist: track?.artist ?? "", album: track?.album ?? "", elapsedMS: player.elapsedMS,
                 durationMS: track?.durationMS ?? 0, icons: icons, shuffle: settings.shuffle,
-                repeatMode: settings.repeatMode, overlay: overlay, since: nowPlayingSince))
+                repeatMode: settings.repeatMode, overlay: overlay, since: nowPlayingSince,
+                chapter: currentChapterTitle()))
     }
 }

@@ -39,6 +39,10 @@ public struct Engine: Sendable {
     /// The queue's song ids in list order, kept while shuffle is on so turning it off restores it.
     var unshuffledOrder: [Int]?
     var currentTrack: TrackInfo?
+    /// The current file's chapters, read once per track (`Engine+Chapters`).
+    var chapterCache: ChapterCache?
+    /// Whether the library has audiobooks (Music shows Audiobooks), read once per library version.
+    var audiobooksPresent: Bool?
     /// Settings → About's counts, read once per library version.
     var statistics: LibraryStatistics?
     /// Checkpoints, restore and play counts (`Engine+Resume`, `Engine+PlayCounts`).

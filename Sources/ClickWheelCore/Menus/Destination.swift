@@ -64,6 +64,8 @@ public enum MenuID: Hashable, Sendable {
     case alarm(Int), alarmRepeat(Int), alarmDays(Int), alarmSound(Int)
     /// Settings → Audiobooks: the spoken-word speeds.
     case audiobooks
+    /// The chapters of the file playing (Now Playing's context menu → Chapters); rows made by the engine.
+    case chapters
 }
 
 /// A list screen: its title, where its rows come from, and fixed rows above them ("All Albums").
@@ -164,4 +166,6 @@ public enum MenuAction: Hashable, Sendable {
     case deleteAlarm(Int)
     /// Settings → Audiobooks: sets the spoken-word speed (percent) and goes back.
     case spokenWordSpeed(Int)
+    /// Chapters: moves the current file to the start of chapter `index` and goes back to Now Playing.
+    case seekChapter(Int)
 }

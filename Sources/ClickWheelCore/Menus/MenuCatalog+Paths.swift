@@ -24,7 +24,8 @@ extension MenuCatalog {
             let items: [MenuItem]
             switch path.last! {
             case .menu(let menu):
-                items = self.items(of: menu, settings: shown, hasCurrent: false, hasCompilations: true)
+                items = self.items(of: menu, settings: shown, hasCurrent: false, hasCompilations: true,
+                    hasAudiobooks: true)
             case .list(let screen): items = screen.header
             default: items = []
             }

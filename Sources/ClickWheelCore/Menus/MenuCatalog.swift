@@ -21,14 +21,17 @@ public enum MenuCatalog {
         case .alarmDays: "Days"
         case .alarmSound: "Sound"
         case .audiobooks: "Audiobooks"
+        case .chapters: "Chapters"
         }
     }
 
     /// The rows of a fixed menu. `hasCurrent` adds Now Playing to the main menu; `hasCompilations`
-    /// (the library has a compilation) lets Music show Compilations, as on the iPod.
-    public static func items(of menu: MenuID, settings: Settings, hasCurrent: Bool, hasCompilations: Bool = false)
-        -> [MenuItem]
-    {
+    /// and `hasAudiobooks` (the library has a compilation, a book) let Music show Compilations and
+    /// Audiobooks, as on the iPod.
+    public static func items(
+        of menu: MenuID, settings: Settings, hasCurrent: Bool, hasCompilations: Bool = false,
+        hasAudiobooks: Bool = false
+    ) -> [MenuItem] {
         switch menu {
         case .main:
             var items: [MenuItem] = []
@@ -44,6 +47,7 @@ public enum MenuCatalog {
         case .music:
             return MusicMenuItem.allCases.filter { item in
                 !settings.hiddenMusicItems.contains(item) && (item != .compilations || hasCompilations)
+                    && (item != .audiobooks || hasAudiobooks)
             }.map { MenuItem($0.title, .open(destination(of: $0, settings: settings))) }
         case .settings:
             let cycling: [SettingKey] = [
@@ -82,6 +86,8 @@ public enum MenuCatalog {
             return alarmItems(of: menu, settings: settings)
         case .audiobooks:
             return SpokenWordSpeed.percents.map { MenuItem(SpokenWordSpeed.title(of: $0), .spokenWordSpeed($0)) }
+        case .chapters:
+            return []  // the engine lists the current file's chapters (`Engine.fixedItems`)
         }
     }
 
@@ -103,6 +109,7 @@ public enum MenuCatalog {
         case .songs: list("Songs", .songs)
         case .genres: list("Genres", .genres)
         case .composers: list("Composers", .composers)
+        case .audiobooks: list("Audiobooks", .audiobooks)
         case .search: .search(SearchState())
         }
     }
@@ -123,6 +130,7 @@ public enum MenuCatalog {
             let all = MenuItem("All Albums", .open(list(row.title, .songsOfArtist(row.id))))
             return list(row.title, .albumsOfArtist(row.id), header: [all])
         case .album:
+            if source == .library(.audiobooks) { return list(row.title, .partsOfBook(row.id)) }
             return list(row.title, .songsOfAlbum(row.id))
         case .genre:
             let all = MenuItem("All Songs", .open(list(row.title, .songsOfGenre(row.id))))
@@ -150,6 +158,8 @@ public enum MenuCatalog {
             case .composers: return "No Composers"
             case .podcastShows: return "No Podcasts"
             case .episodesOfShow: return "No Episodes"
+            case .audiobooks: return "No Audiobooks"
+            case .partsOfBook: return "No Parts"
             case .search: return "No Results"
             case .smart(.topRated): return "No Rated Songs"
             case .smart(.mostPlayed), .smart(.recentlyPlayed): return "No Songs Played"
@@ -190,4 +200,8 @@ extension MenuCatalog {
             return MenuItem(title, .rate(target.row.id, rating: stars * 2))
         }
     }
+}
+
+extension MenuCatalog {
+    /// Music → Audiobooks, shown only when the library has books.
 }

@@ -45,6 +45,7 @@ extension MenuCatalog {
         case .alarmSound: "extras.alarms.alarm.sound"
         case .dateTime: "settings.datetime"
         case .audiobooks: "settings.audiobooks"
+        case .chapters: "nowplaying.chapters"
         }
     }
 
@@ -76,6 +77,8 @@ extension MenuCatalog {
             case .search: return "search.results"
             case .podcastShows: return "podcasts"
             case .episodesOfShow: return "podcasts.episodes"
+            case .audiobooks: return "music.audiobooks"
+            case .partsOfBook: return "music.audiobooks.parts"
             }
         }
     }

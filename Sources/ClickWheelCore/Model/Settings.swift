@@ -75,7 +75,7 @@ extension Settings {
 /// The rows of the Music menu, in the iPod's order; Settings → Music Menu shows or hides each (the
 /// one place a new Music row is declared: its title here, its screen in `MenuCatalog.destination(of:)`).
 public enum MusicMenuItem: String, CaseIterable, Hashable, Sendable, Codable {
-    case playlists, artists, albums, compilations, songs, genres, composers, search
+    case playlists, artists, albums, compilations, songs, genres, composers, audiobooks, search
 
     public var title: String {
         switch self {
@@ -86,6 +86,7 @@ public enum MusicMenuItem: String, CaseIterable, Hashable, Sendable, Codable {
         case .songs: "Songs"
         case .genres: "Genres"
         case .composers: "Composers"
+        case .audiobooks: "Audiobooks"
         case .search: "Search"
         }
     }

@@ -30,10 +30,14 @@ public protocol LibraryReading: Sendable {
     /// A podcast's or audiobook's remembered place (`play_state.resume_ms`), nil when none or played.
     /// The default remembers nothing.
     func bookmark(of id: TrackID) throws -> Bookmark?
+    /// A file's chapters in order (ID3v2 `CHAP`/`CTOC`), empty when it has none. The default has none.
+    func chapters(of id: TrackID) throws -> [Chapter]
 }
 
 extension LibraryReading {
     public func bookmark(of id: TrackID) throws -> Bookmark? { nil }
+
+    public func chapters(of id: TrackID) throws -> [Chapter] { [] }
 
     public func initialBlock(containing index: Int, in list: BrowseList) throws -> Range<Int>? {
         try searchInitialBlock(containing: index, in: list)
@@ -93,6 +97,11 @@ public enum BrowseList: Hashable, Sendable {
     /// song that is not on a compilation, so Various Artists and an album artist of compilations alone
     /// are left out; `artists` keeps them all.
     case artistsWithoutCompilations
+    /// Music → Audiobooks: the books (albums of audiobook parts), by title; rows of kind `.album` with
+    /// `progress`.
+    case audiobooks
+    /// A book's parts in order (disc, track, title), as rows of kind `.episode` (played marks).
+    case partsOfBook(Int64)
 }
 
 /// One row of a list: what a menu line shows plus what selecting it needs.
@@ -111,12 +120,15 @@ public struct BrowseRow: Hashable, Sendable {
     public var partlyPlayed: Bool
     /// A song's rating, 0…10 (two per star; `Rating`), where the list shows it (My Top Rated), else 0.
     public var rating: Int
+    /// A book's listened share in percent (finished parts whole, started ones to their place), nil elsewhere.
+    public var progress: Int?
 
     public init(
         id: Int64, kind: Kind, title: String, detail: String? = nil, initial: Character, unplayed: Int = 0,
-        partlyPlayed: Bool = false, rating: Int = 0
+        partlyPlayed: Bool = false, rating: Int = 0, progress: Int? = nil
     ) {
         self.rating = rating
+        self.progress = progress
         self.id = id
         self.kind = kind
         self.title = title

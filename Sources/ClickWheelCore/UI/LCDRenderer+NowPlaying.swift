@@ -20,14 +20,20 @@ extension LCDRenderer {
             b.write(row: 1, marqueeCells(np.title, elapsedMS: elapsed, into: &b))
             if geometry.rows >= 5 {
                 b.write(row: 2, marqueeCells(np.artist, elapsedMS: elapsed, into: &b))
-                b.write(row: 3, marqueeCells(np.album, elapsedMS: elapsed, into: &b))
+                b.write(row: 3, marqueeCells(np.chapter ?? np.album, elapsedMS: elapsed, into: &b))
+            } else if geometry.rows == 4, let chapter = np.chapter {
+                // A chaptered file: the chapter (what Next and Previous move through) takes the
+                // artist/album row; the part's title stays above it.
+                b.write(row: 2, marqueeCells(chapter, elapsedMS: elapsed, into: &b))
             } else if geometry.rows == 4 {
                 let showAlbum = (max(0, elapsed) / Self.alternateMS) % 2 == 1 && !np.album.isEmpty
                 if !np.album.isEmpty { b.mayChange(inMS: Self.untilNext(multipleOf: Self.alternateMS, elapsedMS: elapsed)) }
                 b.write(row: 2, left: b.cells(showAlbum ? np.album : np.artist))
             }
         } else if geometry.rows == 2 {
-            let top = np.overlay == .scrubbing ? b.cells(label) : marqueeCells(np.title, elapsedMS: elapsed, into: &b)
+            // Two rows: a chaptered file shows its chapter instead of its title (the list showed the title).
+            let text = np.chapter ?? np.title
+            let top = np.overlay == .scrubbing ? b.cells(label) : marqueeCells(text, elapsedMS: elapsed, into: &b)
             b.write(row: 0, left: state + (state.isEmpty ? [] : [.char(" ")]) + top)
         }
         // Two rows have no room for the position: it takes the progress line's place now and then.

@@ -116,12 +116,15 @@ public struct NowPlayingView: Hashable, Sendable {
     public var overlay: Overlay?
     /// When the track started showing (marquees and the artist/album alternation start from it).
     public var since: Timestamp
+    /// The title of the chapter playing, for a file with chapters (nil otherwise).
+    public var chapter: String?
 
     public init(
         position: Int, count: Int, title: String, artist: String, album: String, elapsedMS: Int, durationMS: Int,
         icons: StatusIcons, shuffle: Settings.Shuffle = .off, repeatMode: Settings.Repeat = .off,
-        overlay: Overlay? = nil, since: Timestamp = .zero
+        overlay: Overlay? = nil, since: Timestamp = .zero, chapter: String? = nil
     ) {
+        self.chapter = chapter
         self.position = position
         self.count = count
         self.title = title

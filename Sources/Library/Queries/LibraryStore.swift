@@ -75,10 +75,19 @@ public final class LibraryStore: LibraryReading, @unchecked Sendable {
         }
     }
 
+    public func chapters(of id: TrackID) throws -> [Chapter] {
+        try db.read { db in
+            try Row.fetchAll(
+                db.cachedStatement(sql: "SELECT start_ms, end_ms, title FROM chapters WHERE track_id = ? ORDER BY idx"),
+                arguments: [id]
+            ).map { Chapter(startMS: $0[0], endMS: $0[1], title: $0[2]) }
+        }
+    }
+
     public func statistics() throws -> LibraryStatistics {
         try db.read { db in
             let row = try Row.fetchOne(db, sql: """
-                SELECT (SELECT count(*) FROM tracks WHERE is_podcast = 0) AS songs,
+                SELECT (SELECT count(*) FROM tracks WHERE is_podcast = 0 AND is_audiobook = 0) AS songs,
                        (SELECT count(*) FROM albums WHERE ord IS NOT NULL) AS albums,
                        (SELECT count(*) FROM artists WHERE ord IS NOT NULL) AS artists,
                        (SELECT count(*) FROM tracks WHERE is_podcast = 1) AS episodes,
@@ -94,7 +103,7 @@ public final class LibraryStore: LibraryReading, @unchecked Sendable {
         BrowseRow(
             id: row["id"], kind: kind, title: row["title"], detail: row["detail"],
             initial: SortKey.initial(ofKey: row["sort_key"] ?? ""), unplayed: row["unplayed"] ?? 0,
-            partlyPlayed: row["partly"] ?? false, rating: row["rating"] ?? 0)
+            partlyPlayed: row["partly"] ?? false, rating: row["rating"] ?? 0, progress: row["progress"])
     }
 
     static func trackInfo(_ r: Row) -> TrackInfo {
@@ -103,6 +112,7 @@ public final class LibraryStore: LibraryReading, @unchecked Sendable {
             albumArtist: r["album_artist"] ?? r["artist"], genre: r["genre"], composer: r["composer"], year: r["year"],
             trackNumber: r["track_number"], trackTotal: r["track_total"], discNumber: r["disc_number"],
             discTotal: r["disc_total"], durationMS: r["duration_ms"], isPodcast: r["is_podcast"],
+            isAudiobook: r["is_audiobook"],
             hasArtwork: r["has_artwork"], albumID: r["album_id"], artistID: r["artist_id"], rating: r["rating"])
     }
 }

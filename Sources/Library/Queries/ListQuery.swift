@@ -135,6 +135,32 @@ struct ListQuery {
                 """
             order = "e.release_date DESC, e.track_id DESC"
             arguments = [show]
+        case .audiobooks:
+            // Few rows: paged by LIMIT/OFFSET in book order. The progress: finished parts whole, started
+            // ones up to their place, over the whole book's length.
+            kind = .album
+            columns = """
+                al.id, al.title, ar.name AS detail, al.sort_key,
+                (SELECT 100 * sum(CASE WHEN ifnull(p.played, 0) = 1 THEN t.duration_ms
+                                       ELSE min(ifnull(p.resume_ms, 0), t.duration_ms) END) / max(1, sum(t.duration_ms))
+                 FROM tracks t INDEXED BY tracks_audiobook LEFT JOIN play_state p ON p.track_id = t.id
+                 WHERE t.album_id = al.id AND t.is_audiobook = 1) AS progress
+                """
+            from = "FROM albums al JOIN artists ar ON ar.id = al.artist_id WHERE al.book_ord IS NOT NULL"
+            order = "al.book_ord"
+        case .partsOfBook(let book):
+            kind = .episode
+            columns = """
+                t.id, t.title, t.artist AS detail, t.title_key AS sort_key,
+                CASE WHEN ifnull(p.played, 0) = 0 THEN 1 ELSE 0 END AS unplayed,
+                ifnull(p.resume_ms, 0) > 0 AND ifnull(p.played, 0) = 0 AS partly
+                """
+            from = """
+                FROM tracks t INDEXED BY tracks_audiobook LEFT JOIN play_state p ON p.track_id = t.id
+                WHERE t.album_id = ? AND t.is_audiobook = 1
+                """
+            order = "t.disc_number, t.track_number, t.title_key, t.id"
+            arguments = [book]
         case .search:
             preconditionFailure("search lists are served by SearchQuery")
         case .songsOfPlaylist(let playlist):

@@ -28,6 +28,10 @@ struct ID3v2Layout {
     var rva2: [String: Double] = [:]
     /// RVA2 master-channel peaks (linear, 1.0 = full scale) by identification.
     var rva2Peak: [String: Double] = [:]
+    /// CHAP frames as written (`ChapterFrames`), and the child ids of the top-level CTOC (else the first).
+    var chapters: [ChapterFrames.Raw] = []
+    var tableOfContents: [String] = []
+    private var tocIsTopLevel = false
 
     /// Reads the tag at the start of `file`, or nil when the file does not start with one.
     init?(_ file: FileReader) throws(ScanError) {
@@ -122,6 +126,16 @@ struct ID3v2Layout {
             }
         case "PCST":
             hasPodcastFrame = true
+        case "CHAP" where !opaque && chapters.count < ChapterFrames.maximumCount:
+            if let c = ChapterFrames.chapter(try payload(ChapterFrames.chapLimit), version: version) {
+                chapters.append(c)
+            }
+        case "CTOC" where !opaque && !tocIsTopLevel:
+            if let toc = ChapterFrames.tableOfContents(try payload(ChapterFrames.tocLimit)),
+                toc.topLevel || tableOfContents.isEmpty
+            {
+                (tableOfContents, tocIsTopLevel) = (toc.children, toc.topLevel)
+            }
         case "TCP" where !opaque:
             compilation = TextDecoding.id3Text(try payload(64)).first
         case "WFED" where !opaque:

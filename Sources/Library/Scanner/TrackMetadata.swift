@@ -1,3 +1,5 @@
+public import ClickWheelCore
+
 /// Everything the indexer learns about one MP3 file: tags (after fallbacks), stream facts, problems.
 public struct TrackMetadata: Equatable, Sendable {
     public var title = ""
@@ -30,6 +32,11 @@ public struct TrackMetadata: Equatable, Sendable {
     public var releaseDate: String?
     public var podcastDescription: String?
     public var feedURL: String?
+
+    /// Part of an audiobook (`Audiobooks.classify`).
+    public var isAudiobook = false
+    /// ID3v2 chapters, in time order (`ChapterFrames.normalized`); empty when the file has none.
+    public var chapters: [Chapter] = []
 
     public var hasArtwork = false
     public var artworkMIME: String?

@@ -115,7 +115,12 @@ final class TrackReader {
         if let v2 { TagMapping.apply(v2, layout: layout, to: &m) }
         if let v1 { TagMapping.apply(v1, to: &m) }
         Podcasts.classify(relativePath: relativePath, &m)
+        Audiobooks.classify(relativePath: relativePath, &m)
         PathHints.apply(relativePath: relativePath, to: &m)
+        if let layout, !layout.chapters.isEmpty {
+            m.chapters = ChapterFrames.normalized(
+                layout.chapters, toc: layout.tableOfContents, durationMS: m.durationMS)
+        }
         if m.album.isEmpty { m.album = LibraryNames.unknownAlbum }
         if m.artists.isEmpty { m.artists = [LibraryNames.unknownArtist] }
         return .track(m)

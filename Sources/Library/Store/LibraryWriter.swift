@@ -62,7 +62,7 @@ struct LibraryWriter {
             m.channels, m.isVBR, m.isCompilation, m.hasArtwork, m.artworkMIME, m.artworkOffset, m.artworkSize,
             m.trackGain, m.trackPeak, m.albumGain, m.albumPeak, m.sortTitle, m.sortArtist, m.sortAlbum,
             m.sortAlbumArtist, titleKey, artistKey, albumKey, m.tagFormat, m.musicBrainzTrackID, m.isPodcast,
-            artistID, albumID, genreID, composerID, m.fingerprint, addedAt,
+            artistID, albumID, genreID, composerID, m.fingerprint, addedAt, m.isAudiobook,
         ]
         let trackID: Int64
         if let id {
@@ -93,6 +93,14 @@ struct LibraryWriter {
         } else if id != nil {
             try db.execute(sql: "DELETE FROM podcast_episodes WHERE track_id = ?", arguments: [trackID])
         }
+        if id != nil {
+            try db.cachedStatement(sql: "DELETE FROM chapters WHERE track_id = ?").execute(arguments: [trackID])
+        }
+        for (i, c) in m.chapters.enumerated() {
+            try db.cachedStatement(
+                sql: "INSERT INTO chapters (track_id, idx, start_ms, end_ms, title) VALUES (?, ?, ?, ?, ?)"
+            ).execute(arguments: [trackID, i, c.startMS, c.endMS, c.title])
+        }
         return trackID
     }
 
@@ -103,7 +111,7 @@ struct LibraryWriter {
         "artwork_offset", "artwork_size", "rg_track_gain", "rg_track_peak", "rg_album_gain", "rg_album_peak",
         "sort_title", "sort_artist", "sort_album", "sort_album_artist", "title_key", "artist_key", "album_key",
         "tag_format", "musicbrainz_trackid", "is_podcast", "artist_id", "album_id", "genre_id", "composer_id",
-        "fingerprint", "added_at",
+        "fingerprint", "added_at", "is_audiobook",
     ]
 
     /// The sort tag a track gives its menu artist `name`, if any: TSO2 (the album artist's, and the menu
@@ -178,13 +186,14 @@ struct LibraryWriter {
     /// Recomputes every menu position (`ord`): music only, podcasts have their own menu. Artists has a
     /// second numbering without the compilations' artists (`solo_ord`), Compilations its own
     /// (`albums.compilation_ord`); an album is a compilation while one of its songs is (a retagged song
-    /// moves it at the next scan).
+    /// moves it at the next scan). Songs leaves audiobooks out (Music → Audiobooks lists their albums by
+    /// `book_ord`).
     static func renumber(_ db: Database) throws {
         try db.execute(sql: """
-            UPDATE tracks SET ord = NULL WHERE is_podcast = 1 AND ord IS NOT NULL;
+            UPDATE tracks SET ord = NULL WHERE (is_podcast = 1 OR is_audiobook = 1) AND ord IS NOT NULL;
             UPDATE tracks SET ord = o.r FROM (
                 SELECT id, row_number() OVER (ORDER BY title_key, artist_key, album_key, id) - 1 AS r
-                FROM tracks WHERE is_podcast = 0) AS o
+                FROM tracks WHERE is_podcast = 0 AND is_audiobook = 0) AS o
             WHERE tracks.id = o.id AND tracks.ord IS NOT o.r;
             UPDATE artists SET ord = NULL;
             UPDATE artists SET ord = o.r FROM (
@@ -223,6 +232,11 @@ struct LibraryWriter {
             UPDATE play_state SET song_ord = t.ord FROM tracks t
                 WHERE t.id = play_state.track_id AND play_state.song_ord IS NOT t.ord;
             UPDATE listening_version SET value = value + 1;
+            UPDATE albums SET book_ord = NULL WHERE book_ord IS NOT NULL;
+            UPDATE albums SET book_ord = o.r FROM (
+                SELECT id, row_number() OVER (ORDER BY sort_key, title, id) - 1 AS r FROM albums
+                WHERE id IN (SELECT album_id FROM tracks INDEXED BY tracks_audiobook WHERE is_audiobook = 1)) AS o
+            WHERE albums.id = o.id;
             UPDATE podcast_shows SET ord = o.r FROM (
                 SELECT id, row_number() OVER (ORDER BY sort_key, title) - 1 AS r FROM podcast_shows) AS o
             WHERE podcast_shows.id = o.id;

@@ -20,7 +20,7 @@ CREATE TABLE albums (
     sort_key        TEXT NOT NULL,
     is_compilation  INTEGER NOT NULL DEFAULT 0,
     year            INTEGER,
-    ord             INTEGER, compilation_ord INTEGER,
+    ord             INTEGER, book_ord INTEGER, compilation_ord INTEGER,
     UNIQUE (artist_id, title)
 );
 
@@ -31,6 +31,15 @@ CREATE TABLE artists (
     is_various  INTEGER NOT NULL DEFAULT 0,   -- the "Various Artists" entry that holds compilations
     ord         INTEGER
 , solo_ord INTEGER);
+
+CREATE TABLE chapters (
+    track_id  INTEGER NOT NULL REFERENCES tracks(id) ON DELETE CASCADE,
+    idx       INTEGER NOT NULL,    -- 0-based, in playing order
+    start_ms  INTEGER NOT NULL,
+    end_ms    INTEGER NOT NULL,
+    title     TEXT NOT NULL,
+    PRIMARY KEY (track_id, idx)
+) WITHOUT ROWID;
 
 CREATE TABLE composers (
     id        INTEGER PRIMARY KEY,
@@ -208,9 +217,11 @@ CREATE TABLE tracks (
     fingerprint     INTEGER NOT NULL,  -- hash of tags and length: finds a moved file again
     added_at        INTEGER NOT NULL,  -- unix seconds
     ord             INTEGER            -- position in Songs
-);
+, is_audiobook INTEGER NOT NULL DEFAULT 0);
 
 CREATE INDEX albums_artist ON albums(artist_id, year, sort_key);
+
+CREATE INDEX albums_book_ord ON albums(book_ord) WHERE book_ord IS NOT NULL;
 
 CREATE INDEX albums_compilation_ord ON albums(compilation_ord);
 
@@ -251,6 +262,8 @@ CREATE INDEX tracks_added ON tracks(added_at DESC, id DESC);
 CREATE INDEX tracks_album ON tracks(album_id, disc_number, track_number, title_key);
 
 CREATE INDEX tracks_artist ON tracks(artist_id, is_podcast, album_key, album_id, disc_number, track_number, title_key);
+
+CREATE INDEX tracks_audiobook ON tracks(album_id) WHERE is_audiobook = 1;
 
 CREATE INDEX tracks_composer ON tracks(composer_id, title_key);
 
