@@ -42,6 +42,31 @@ extension RealServerTests {
         return fields
     }
 
+    /// Stores `settings` (JSON, as the Settings menu stores them) in `db`, starts `clickwheel run` on the
+    /// PulseAudio output with its control socket at `socket`, and waits until it answers there.
+    func startService(binary: String, music: String, db: String, settings: String, socket: String) async throws
+        -> Process
+    {
+        _ = try sql(db, "INSERT OR REPLACE INTO library_meta (key, value) VALUES ('settings', ?)", [settings])
+        let service = Process()
+        service.executableURL = URL(fileURLWithPath: binary)
+        service.arguments = [
+            "run", "--display", "none", "--input", "none", "--output", "pulse", "--music", music, "--db", db,
+            "--socket", socket,
+        ]
+        service.standardInput = FileHandle.nullDevice
+        service.standardOutput = FileHandle.nullDevice
+        service.standardError = FileHandle.nullDevice
+        try service.run()
+        let up = try await poll(seconds: 15) { status(binary, socket)["state"] != nil }
+        if !up {
+            service.terminate()
+            service.waitUntilExit()
+        }
+        try #require(up, "the service did not answer on \(socket)")
+        return service
+    }
+
     func poll(seconds: Double, _ condition: () -> Bool) async throws -> Bool {
         let deadline = Date().addingTimeInterval(seconds)
         while Date() < deadline {
@@ -54,26 +79,13 @@ extension RealServerTests {
     /// Starts the service on `db` with Sound Check `on` (stored as the Settings menu stores it), plays the
     /// whole library once with mpc, and returns what the sink played.
     func playLibrary(binary: String, music: String, db: String, soundCheck on: Bool) async throws -> Signal {
-        _ = try sql(db, "INSERT OR REPLACE INTO library_meta (key, value) VALUES ('settings', ?)", [
-            "{\"soundCheck\":\(on),\"volume\":100}"
-        ])
         let socket = fixtures.path("socket-\(on)")
-        let service = Process()
-        service.executableURL = URL(fileURLWithPath: binary)
-        service.arguments = [
-            "run", "--display", "none", "--input", "none", "--output", "pulse", "--music", music, "--db", db,
-            "--socket", socket,
-        ]
-        service.standardInput = FileHandle.nullDevice
-        service.standardOutput = FileHandle.nullDevice
-        service.standardError = FileHandle.nullDevice
-        try service.run()
+        let service = try await startService(
+            binary: binary, music: music, db: db, settings: "{\"soundCheck\":\(on),\"volume\":100}", socket: socket)
         defer {
             service.terminate()
             service.waitUntilExit()
         }
-        let up = try await poll(seconds: 15) { status(binary, socket)["state"] != nil }
-        try #require(up, "the service did not answer on \(socket)")
         let capture = try await Capture.start(into: fixtures.dir, name: "soundcheck-\(on)")
         for args in [["clear"], ["add", ""], ["volume", "100"], ["play", "1"]] {
             try Shell.run(["mpc", "-h", socket] + args)

@@ -170,26 +170,13 @@ extension RealServerTests {
         ])
         try Shell.run([binary, "index", "--music", music, "--db", db])
         #expect(try sql(db, "SELECT is_podcast FROM tracks") == "1")
-        _ = try sql(db, "INSERT OR REPLACE INTO library_meta (key, value) VALUES ('settings', ?)", [
-            "{\"spokenWordSpeed\":150,\"volume\":100}"
-        ])
         let socket = fixtures.path("socket-speed")
-        let service = Process()
-        service.executableURL = URL(fileURLWithPath: binary)
-        service.arguments = [
-            "run", "--display", "none", "--input", "none", "--output", "pulse", "--music", music, "--db", db,
-            "--socket", socket,
-        ]
-        service.standardInput = FileHandle.nullDevice
-        service.standardOutput = FileHandle.nullDevice
-        service.standardError = FileHandle.nullDevice
-        try service.run()
+        let service = try await startService(
+            binary: binary, music: music, db: db, settings: "{\"spokenWordSpeed\":150,\"volume\":100}", socket: socket)
         defer {
             service.terminate()
             service.waitUntilExit()
         }
-        let up = try await poll(seconds: 15) { status(binary, socket)["state"] != nil }
-        try #require(up, "the service did not answer on \(socket)")
         let capture = try await Capture.start(into: fixtures.dir, name: "podcast")
         for args in [["clear"], ["add", "episode.mp3"], ["volume", "100"], ["play", "1"]] {
             try Shell.run(["mpc", "-h", socket] + args)
