@@ -2,7 +2,7 @@
 """Library index benchmark: `clickwheel index` against MPD 0.23 on the same corpus, in the same run.
 
     python3 contrib/bench/index_bench.py [--corpus /tmp/clickwheel-corpus] [--runs 3] [--json OUT]
-    python3 contrib/bench/index_bench.py --cold [--throttle MBPS] [--runs 3] [--json OUT]   (root)
+    python3 contrib/bench/index_bench.py --cold [--read-ahead-kb KB] [--throttle MBPS] [--runs 3] [--json OUT]
 
 Makes the 10k-track corpus with ../shared/bench/make_corpus.py when it is missing (its manifest holds
 every track's true tags and sample-exact length), builds clickwheel in release mode, then for each run,
@@ -26,7 +26,9 @@ read-ahead both trigger) and rchar (bytes through read calls) from /proc/PID/io,
 the corpus needs (computed from the manifest: see corpus_minimum). --throttle MBPS also caps reads
 of the corpus's block device at MBPS (10^6 bytes/s, an SD card) for both indexers, through the
 block-throttle of a blkio cgroup (cgroup v1 `blkio.throttle.read_bps_device`, the same kernel
-throttle as cgroup v2's `io.max`, which this kernel binds to v1). The warm mode above is unchanged.
+throttle as cgroup v2's `io.max`, which this kernel binds to v1); --read-ahead-kb KB sets the corpus
+disk's read-ahead for the runs (a Pi's SD card: 128) and puts it back after. The warm mode above is
+unchanged. See "The cold first index (issue 23)" in README.md beside this script.
 """
 import argparse
 import json
@@ -245,10 +247,6 @@ def cold_mpd(mpd_anchor, mpd):
 
 
 def cold_main(a, manifest, music, binary, mpd_anchor):
-    if os.geteuid() != 0:
-        log("--cold needs root: dropping the page cache (/proc/sys/vm/drop_caches) and the block "
-            "throttle are root-only; skipped")
-        return
     minimum = corpus_minimum(manifest)
     ra_file = "/sys/block/%s/queue/read_ahead_kb" % device_of(music)[1]
     ra_before = int(open(ra_file).read())
@@ -365,6 +363,10 @@ def main():
     a = ap.parse_args()
     if (a.throttle or a.read_ahead_kb) and not a.cold:
         ap.error("--throttle and --read-ahead-kb go with --cold")
+    if a.cold and os.geteuid() != 0:
+        log("--cold needs root: dropping the page cache (/proc/sys/vm/drop_caches), the disk's read-ahead "
+            "and the block throttle are root-only; skipped")
+        return
 
     sys.path.insert(0, os.path.join(a.shared, "bench"))
     sys.path.insert(0, HERE)
