@@ -176,8 +176,12 @@ class Throttle:
             num, ctrl, path = line.rstrip("\n").split(":", 2)
             if (v1 and "blkio" in ctrl.split(",")) or (not v1 and num == "0"):
                 self.origin = os.path.join(self.V1 if v1 else self.V2, path.lstrip("/"))
-        with open(os.path.join(self.group, "cgroup.procs"), "w") as f:
-            f.write(str(os.getpid()))
+        try:
+            with open(os.path.join(self.group, "cgroup.procs"), "w") as f:
+                f.write(str(os.getpid()))
+        except OSError:
+            os.rmdir(self.group)
+            raise
         log("reads from %s (%s) capped at %.0f MB/s through %s" % (self.disk, self.devno, mbps, self.kind))
 
     def close(self):
@@ -250,23 +254,24 @@ def cold_main(a, manifest, music, binary, mpd_anchor):
     minimum = corpus_minimum(manifest)
     ra_file = "/sys/block/%s/queue/read_ahead_kb" % device_of(music)[1]
     ra_before = int(open(ra_file).read())
-    if a.read_ahead_kb is not None:
-        with open(ra_file, "w") as f:
-            f.write(str(a.read_ahead_kb))
-        log("read-ahead of %s set to %d KiB for the runs (was %d)" % (ra_file, a.read_ahead_kb, ra_before))
-    ra = mpd_anchor.read_ahead_kb(music)
     work = tempfile.mkdtemp(prefix="cw-index-bench-cold-")
     db = os.path.join(work, "library.sqlite")
     empty = os.path.join(work, "empty-music")
     os.makedirs(empty)
     mpd = mpd_anchor.Mpd(a.mpd, music, os.path.join(work, "mpd"))
     mpd_empty = mpd_anchor.Mpd(a.mpd, empty, os.path.join(work, "mpd-empty"))
-    res = {"mode": "cold", "throttle_mbps": a.throttle, "read_ahead_kb": ra, "minimum": minimum,
+    res = {"mode": "cold", "throttle_mbps": a.throttle, "minimum": minimum,
            "runs": a.runs, "tracks": len(manifest["tracks"]), "clickwheel": [], "mpd": [], "baseline": {}}
-    throttle = Throttle(music, a.throttle) if a.throttle else None
-    if throttle:
-        res["throttle"] = throttle.kind
+    throttle = None
     try:
+        if a.read_ahead_kb is not None:
+            with open(ra_file, "w") as f:
+                f.write(str(a.read_ahead_kb))
+            log("read-ahead of %s set to %d KiB for the runs (was %d)" % (ra_file, a.read_ahead_kb, ra_before))
+        res["read_ahead_kb"] = ra = mpd_anchor.read_ahead_kb(music)
+        if a.throttle:
+            throttle = Throttle(music, a.throttle)
+            res["throttle"] = throttle.kind
         # What each process reads that is not the corpus: its own binary and libraries, and (for the
         # walk) the directories and inodes, all cold too. Measured once: an index of an empty folder,
         # and `find -printf %s` (a stat of every file) over the corpus.
@@ -327,7 +332,7 @@ def cold_main(a, manifest, music, binary, mpd_anchor):
                                    ("read_bytes (MiB)", "read_bytes", mib, "%.0f"),
                                    ("rchar (MiB)", "rchar", mib, "%.0f")]:
         x, y = median(cw, key) / scale, median(md, key) / scale
-        print("%-34s %12s %12s %8.2f" % (label, fmt % x, fmt % y, x / y))
+        print("%-34s %12s %12s %8s" % (label, fmt % x, fmt % y, "%.2f" % (x / y) if key != "rchar" else "-"))
     print("wall clickwheel / MPD, same run: %s (median %.2f; goal <= 0.2)"
           % (", ".join("%.2f" % x for x in ratios), statistics.median(ratios)))
     print("read_bytes / corpus minimum: clickwheel %.2f, MPD %.2f (goal for clickwheel <= 1.5)"
