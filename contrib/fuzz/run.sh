@@ -25,8 +25,9 @@ esac
 binary=$work/fuzz-$target
 if [[ ! -x $binary ]] || [[ -n $(find "${sources[@]}" -newer "$binary" 2>/dev/null) ]]; then
     echo "run.sh: building $binary" >&2
-    swiftc -swift-version 6 -parse-as-library -O -wmo -g -sanitize=fuzzer,address \
-        -module-name "Fuzz_$target" "${sources[@]}" -o "$binary" 2>&1 | { grep -v "Cannot export local symbol" || true; }
+    # From the work directory: swiftc leaves its module files (.swiftmodule, .swiftdoc) in the current one.
+    (cd "$work" && swiftc -swift-version 6 -parse-as-library -O -wmo -g -sanitize=fuzzer,address \
+        -module-name "Fuzz_$target" "${sources[@]}" -o "$binary" 2>&1 | { grep -v "Cannot export local symbol" || true; })
 fi
 
 # New inputs go to corpus/; seeds/ is read only. A hang is an input taking over 10 s.
