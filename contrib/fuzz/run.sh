@@ -33,5 +33,5 @@ fi
 # New inputs go to corpus/; seeds/ is read only. A hang is an input taking over 10 s.
 cd "$work/artifacts"
 exec "$binary" "$work/corpus" "$work/seeds" -dict="$work/generated.dict" -max_total_time="$seconds" \
-    -timeout=10 -rss_limit_mb=2048 -max_len=65536 -print_final_stats=1 \
+    -timeout=10 -rss_limit_mb=2048 -max_len=131072 -print_final_stats=1 \
     -artifact_prefix="$work/artifacts/" "$@"

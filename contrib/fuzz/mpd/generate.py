@@ -90,4 +90,18 @@ for transcript in sorted(repo.glob("Tests/*/Transcripts/*.txt")):
         data = b"".join(section)
         (seeds / f"{transcript.parent.parent.name}-{transcript.stem}-{index:02}").write_bytes(data)
         count += 1
+
+# Seeds at the limits, which mutation alone reaches slowly (inputs grow a few bytes at a time): the
+# longest line the framer takes (8191 bytes before its newline: MPDLineFramer's 8192-byte buffer), one
+# byte more without a newline (overflow), and a command list past the target's 64 KiB list limit.
+limits = {
+    "limit-longest-line": b"find \"" + b"(" * 8184 + b"\"\n",
+    "limit-overflow": b"ping\n" + b"a" * 8192,
+    "limit-list": b"command_list_ok_begin\n" + b"".join(b"lsinfo " + b"y" * 1000 + b"\n" for _ in range(66))
+    + b"command_list_end\nping\n",
+    "limit-arguments": b"find" + b" a" * 64 + b"\nping\n",
+}
+for name, data in limits.items():
+    (seeds / name).write_bytes(data)
+    count += 1
 print(f"generate.py: {len(names)} commands, {count} seeds", file=sys.stderr)
