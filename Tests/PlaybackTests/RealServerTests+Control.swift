@@ -11,11 +11,23 @@ extension RealServerTests {
         return (AudioTrack(id: 7, path: path), { ($0 - 300) / 300 })
     }
 
-    @Test("pause gives silence, resume continues where it paused, nothing lost or repeated")
-    func pauseAndResume() async throws {
-        let (track, position) = try sweep()
+    /// What the sink heard of a track paused once: the capture, the one silent stretch (the pause) and the
+    /// pitched windows just before and just after it.
+    struct PausedOnce {
+        var signal: Signal
+        var windows: [Signal.Window]
+        var gap: ClosedRange<Double>
+        var before: Signal.Window
+        var after: Signal.Window
+        var log: ReportLog
+    }
+
+    /// Plays track 7 (at the spoken-word `speed` when given), pauses it 1.5 s into its own time for 1.2 s,
+    /// resumes it to its end, and finds the pause in the capture (exactly one silent stretch).
+    func pausedOnce(_ track: AudioTrack, speed: Double? = nil) async throws -> PausedOnce {
         let (player, log) = makePlayer()
         defer { player.shutdown() }
+        if let speed { player.setSpokenWordSpeed(speed) }
         let capture = try await Capture.start(into: fixtures.dir)
         player.play(track)
         try await log.waitForPosition(7, atLeast: 1.5)
@@ -30,11 +42,20 @@ extension RealServerTests {
         let gaps = signal.silences(longerThan: 0.5)
         #expect(gaps.count == 1, "silent stretches: \(gaps)")
         let gap = try #require(gaps.first)
-        #expect(gap.upperBound - gap.lowerBound > 0.9, "pause lasted \(gap) in the capture")
-        // The pitch just before the pause and just after the resume: the same place in the track.
         let windows = signal.windows()
         let before = try #require(windows.last { $0.time < gap.lowerBound - 0.05 && $0.frequency != nil })
         let after = try #require(windows.first { $0.time > gap.upperBound + 0.05 && $0.frequency != nil })
+        return PausedOnce(signal: signal, windows: windows, gap: gap, before: before, after: after, log: log)
+    }
+
+    @Test("pause gives silence, resume continues where it paused, nothing lost or repeated")
+    func pauseAndResume() async throws {
+        let (track, position) = try sweep()
+        let paused = try await pausedOnce(track)
+        let (signal, windows, gap, before, after) =
+            (paused.signal, paused.windows, paused.gap, paused.before, paused.after)
+        #expect(gap.upperBound - gap.lowerBound > 0.9, "pause lasted \(gap) in the capture")
+        // The pitch just before the pause and just after the resume: the same place in the track.
         let jump = position(after.frequency!) - position(before.frequency!) - (after.time - before.time - (gap.upperBound - gap.lowerBound))
         #expect(abs(jump) < 0.1, "resumed \(jump) s away from where it paused")
         let audible = windows.filter { $0.rms > 0.01 }.count * windows[0].count

@@ -210,26 +210,9 @@ extension RealServerTests {
         let path = try fixtures.tone("talk-sweep", frequency: "300:1500", seconds: 4)
         let track = AudioTrack(id: 7, path: path, spokenWord: true)
         let position = { (f: Double) in (f - 300) / 300 }
-        let (player, log) = makePlayer()
-        defer { player.shutdown() }
-        player.setSpokenWordSpeed(1.5)
-        let capture = try await Capture.start(into: fixtures.dir)
-        player.play(track)
-        try await log.waitForPosition(7, atLeast: 1.5)
-        player.pause()
-        try await log.wait(timeout: 5, "paused") { $0 == .paused(.command) }
-        try await Task.sleep(for: .seconds(1.2))
-        player.resume()
-        try await log.wait(timeout: 15, "finished") { $0 == .finished(trackID: 7) }
-        try await Task.sleep(for: .milliseconds(300))
-        let signal = try capture.stop()
-
-        let gaps = signal.silences(longerThan: 0.5)
-        #expect(gaps.count == 1, "silent stretches: \(gaps)")
-        let gap = try #require(gaps.first)
-        let windows = signal.windows()
-        let before = try #require(windows.last { $0.time < gap.lowerBound - 0.05 && $0.frequency != nil })
-        let after = try #require(windows.first { $0.time > gap.upperBound + 0.05 && $0.frequency != nil })
+        let paused = try await pausedOnce(track, speed: 1.5)
+        let (signal, windows, gap, before, after, log) =
+            (paused.signal, paused.windows, paused.gap, paused.before, paused.after, paused.log)
         // Heard time between the two windows, less the pause, is 1/1.5 of the track time between them.
         let heardBetween = after.time - before.time - (gap.upperBound - gap.lowerBound)
         let jump = position(after.frequency!) - position(before.frequency!) - 1.5 * heardBetween
