@@ -23,6 +23,12 @@ struct ListQuery {
     var count: String?
     var page: String?
 
+    /// An episode's or a book part's marks from its play state (`p`): never played, partly played.
+    static let episodeMarks = """
+        CASE WHEN ifnull(p.played, 0) = 0 THEN 1 ELSE 0 END AS unplayed,
+        ifnull(p.resume_ms, 0) > 0 AND ifnull(p.played, 0) = 0 AS partly
+        """
+
     init(_ list: BrowseList) {
         let songColumns = "t.id, t.title, t.artist AS detail, t.title_key AS sort_key"
         let named = "id, name AS title, NULL AS detail, sort_key"
@@ -124,11 +130,7 @@ struct ListQuery {
             arguments = [composer]
         case .episodesOfShow(let show):
             kind = .episode
-            columns = """
-                t.id, t.title, e.release_date AS detail, t.title_key AS sort_key,
-                CASE WHEN ifnull(p.played, 0) = 0 THEN 1 ELSE 0 END AS unplayed,
-                ifnull(p.resume_ms, 0) > 0 AND ifnull(p.played, 0) = 0 AS partly
-                """
+            columns = "t.id, t.title, e.release_date AS detail, t.title_key AS sort_key, " + Self.episodeMarks
             from = """
                 FROM podcast_episodes e JOIN tracks t ON t.id = e.track_id
                 LEFT JOIN play_state p ON p.track_id = e.track_id WHERE e.show_id = ?
@@ -150,11 +152,7 @@ struct ListQuery {
             order = "al.book_ord"
         case .partsOfBook(let book):
             kind = .episode
-            columns = """
-                t.id, t.title, t.artist AS detail, t.title_key AS sort_key,
-                CASE WHEN ifnull(p.played, 0) = 0 THEN 1 ELSE 0 END AS unplayed,
-                ifnull(p.resume_ms, 0) > 0 AND ifnull(p.played, 0) = 0 AS partly
-                """
+            columns = "t.id, t.title, t.artist AS detail, t.title_key AS sort_key, " + Self.episodeMarks
             from = """
                 FROM tracks t INDEXED BY tracks_audiobook LEFT JOIN play_state p ON p.track_id = t.id
                 WHERE t.album_id = ? AND t.is_audiobook = 1
