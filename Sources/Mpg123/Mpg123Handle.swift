@@ -12,6 +12,12 @@ public final class Mpg123Handle {
     private let window = UnsafeMutablePointer<cw_mpg123_window>.allocate(capacity: 1)
     /// The reader state for `open(memory:)`.
     private let memory = UnsafeMutablePointer<cw_mpg123_memory>.allocate(capacity: 1)
+    /// The reader state for `open(_: Mpg123Source)`.
+    let sourceState = UnsafeMutablePointer<cw_mpg123_source>.allocate(capacity: 1)
+    /// The buffer of buffered `Mpg123Source` reads, allocated at the first such open.
+    private var sourceBufferStorage: UnsafeMutableRawPointer?
+    /// The flags the handle was made with.
+    let flags: Flags
 
     /// Flags for `MPG123_ADD_FLAGS`.
     public struct Flags: OptionSet, Sendable {
@@ -30,6 +36,7 @@ public final class Mpg123Handle {
             throw Mpg123Error(operation: "mpg123_new", code: err, message: Mpg123Error.text(for: err, handle: nil))
         }
         mh = handle
+        self.flags = flags
         try setParameter(MPG123_ADD_FLAGS, Int(flags.rawValue))
         if !flags.contains(.gapless) {
             try setParameter(MPG123_REMOVE_FLAGS, Int(MPG123_GAPLESS.rawValue))
@@ -41,6 +48,8 @@ public final class Mpg123Handle {
         mpg123_delete(mh)
         window.deallocate()
         memory.deallocate()
+        sourceState.deallocate()
+        sourceBufferStorage?.deallocate()
     }
 
     /// Sets an integer parameter (`mpg123_param2`).
@@ -78,6 +87,20 @@ public final class Mpg123Handle {
         memory.pointee = cw_mpg123_memory(
             data: bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), size: Int64(bytes.count), pos: 0)
         try Mpg123Error.check(cw_mpg123_open_memory(mh, memory), "mpg123_open_handle", handle: mh)
+        isOpen = true
+        usesWindow = true
+    }
+
+    /// The buffer for `Mpg123Source.bufferedFrom` reads (`sourceBufferSize` bytes), kept for the handle's life.
+    func sourceBuffer() -> UnsafeMutablePointer<UInt8> {
+        if sourceBufferStorage == nil {
+            sourceBufferStorage = UnsafeMutableRawPointer.allocate(byteCount: Self.sourceBufferSize, alignment: 4096)
+        }
+        return sourceBufferStorage!.assumingMemoryBound(to: UInt8.self)
+    }
+
+    /// Records a successful open through a replaced reader (`open(fd:)` restores libmpg123's own).
+    func markOpenedWithReplacedReader() {
         isOpen = true
         usesWindow = true
     }

@@ -10,6 +10,64 @@ struct AudioStart {
     var bitratesVary = false
 
     static func find(in file: FileReader, from start: Int, limit: Int) throws(ScanError) -> AudioStart? {
+        if let nearby = try findNearby(in: file, from: start) { return nearby }
+        return try findInWindows(in: file, from: start, limit: limit)
+    }
+
+    /// The common case in one or two pages: a frame with a Xing/Info/VBRI header soon after the tag.
+    ///
+    /// Gives exactly what `findInWindows` gives, or nil to leave the decision to it: every position is
+    /// tested as there, and a result is only taken when everything it depends on lies inside this
+    /// smaller read (or the file ends within it): the two chained headers and the header frame's first
+    /// 64 bytes (`VBRHeader` reads fewer). A stream without a header frame goes to `findInWindows`,
+    /// whose 64 KiB window `bitratesVary` looks at (such a file is read whole anyway).
+    static func findNearby(in file: FileReader, from start: Int) throws(ScanError) -> AudioStart? {
+        let page = 4096
+        let end = (start + page + page - 1) / page * page  // at least 4 KiB, to a page boundary
+        guard start < file.size else { return nil }
+        let buf = try file.read(at: start, count: end - start)
+        let toEOF = start + buf.count == file.size
+        if buf.count < 4 { return nil }
+        return buf.withUnsafeBytes { raw -> AudioStart? in
+            var i = 0
+            while i <= raw.count - 4 {
+                if raw[i] == 0xFF, let h = MPEGFrameHeader(raw, at: i) {
+                    switch chainsWithin(raw, i, h, remaining: file.size - start - i, toEOF: toEOF) {
+                    case .no: break
+                    case .undecided: return nil
+                    case .yes:
+                        guard toEOF || i + 64 <= raw.count, let vbr = VBRHeader(raw, frameAt: i, header: h) else {
+                            return nil
+                        }
+                        return AudioStart(offset: start + i, header: h, vbrHeader: vbr)
+                    }
+                }
+                i += 1
+            }
+            return nil
+        }
+    }
+
+    enum Chain { case yes, no, undecided }
+
+    /// `chains`, but "past our window" is undecided unless the window reaches the end of the file.
+    static func chainsWithin(
+        _ raw: UnsafeRawBufferPointer, _ i: Int, _ h: MPEGFrameHeader, remaining: Int, toEOF: Bool
+    ) -> Chain {
+        var at = i
+        var header = h
+        for _ in 0..<2 {
+            at += header.length
+            if at - i >= remaining { return at - i - remaining < header.length && at > i + h.length ? .yes : .no }
+            guard at + 4 <= raw.count else { return toEOF ? .yes : .undecided }
+            guard let next = MPEGFrameHeader(raw, at: at), next.matches(h) else { return .no }
+            header = next
+        }
+        return .yes
+    }
+
+    /// Searches 64 KiB windows (plus a 4 KiB overlap) from `start` up to `limit` bytes on.
+    static func findInWindows(in file: FileReader, from start: Int, limit: Int) throws(ScanError) -> AudioStart? {
         let chunk = 64 * 1024
         var base = start
         while base < min(file.size, start + limit) {

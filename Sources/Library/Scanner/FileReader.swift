@@ -9,7 +9,8 @@ struct FileReader {
     /// The first `min(size, prefixSize)` bytes.
     private(set) var prefix: [UInt8]
 
-    static let prefixSize = 64 * 1024
+    /// One page: the tag header and, usually, the text frames; the artwork after them is not read.
+    static let prefixSize = 4096
 
     init(fd: Int32, size: Int) throws(ScanError) {
         self.fd = fd

@@ -64,6 +64,18 @@ struct ID3v2Layout {
         try walk(file, body, from: bodyStart, to: bodyEnd)
     }
 
+    /// The picture payloads libmpg123 never looks into, as file ranges: what the scanner lets it read
+    /// as zeros. libmpg123 walks the frames by the same headers and skips APIC/PIC by their sizes
+    /// (without `MPG123_PICTURE`); where its walk stops earlier than this one (a v2.4 size that is not
+    /// synchsafe) it reads nothing after. Pictures with no file offset (unsynchronised, compressed)
+    /// are read as they are.
+    func skippableRanges(fileSize: Int) -> [Range<Int64>] {
+        pictures.compactMap { p in
+            guard let o = p.offset, p.size > 0, o + p.size <= min(end, fileSize) else { return nil }
+            return Int64(o)..<Int64(o + p.size)
+        }
+    }
+
     private mutating func walk(_ file: FileReader, _ body: [UInt8]?, from start: Int, to end: Int) throws(ScanError) {
         let headerSize = version == 2 ? 6 : 10
         var at = start

@@ -110,7 +110,10 @@ public final class LibraryScanner {
     ///
     /// The workers take file indices from one atomic counter, so each index goes to exactly one worker,
     /// which writes that index's slot and no other: the slots need no lock, and `concurrentPerform`
-    /// returning orders every write before the results are read.
+    /// returning orders every write before the results are read. They take them in inode order (the
+    /// disk's, near enough), and each, before reading its file, asks the kernel for the first and last
+    /// page of a file a few places ahead (`ReadAhead`), so the disk fetches those while this one is
+    /// parsed. The results, and so the rows' order and ids, stay in batch order.
     private func read(_ batch: [DirectoryWalker.Entry], readers: [TrackReader]) -> [TrackReader.Outcome] {
         let next = Atomic<Int>(0)
         let slots = UnsafeMutableBufferPointer<TrackReader.Outcome?>.allocate(capacity: batch.count)
@@ -120,12 +123,19 @@ public final class LibraryScanner {
             slots.deallocate()
         }
         let rootBytes = Array(root.utf8)
+        let order = batch.indices.sorted { (batch[$0].inode, $0) < (batch[$1].inode, $1) }
+        let lookahead = 2 * readers.count
         let shared = UnsafeSendable((readers: readers, slots: slots))
         DispatchQueue.concurrentPerform(iterations: min(readers.count, batch.count)) { worker in
             let reader = shared.value.readers[worker]
             while true {
-                let i = next.add(1, ordering: .relaxed).oldValue
-                guard i < batch.count else { return }
+                let k = next.add(1, ordering: .relaxed).oldValue
+                guard k < order.count else { return }
+                if k + lookahead < order.count {
+                    let ahead = batch[order[k + lookahead]]
+                    ReadAhead.ends(of: rootBytes + [0x2F] + ahead.relative + [0], size: ahead.size)
+                }
+                let i = order[k]
                 shared.value.slots[i] = reader.read(path: rootBytes + [0x2F] + batch[i].relative + [0],
                                                     relativePath: TrackPath(raw: batch[i].relative).display)
             }

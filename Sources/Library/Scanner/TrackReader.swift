@@ -5,6 +5,11 @@ import Mpg123
 /// length (libmpg123's gapless length where a Xing/Info/VBRI header gives the frame count, a full
 /// `mpg123_scan` where none does or the file is cut short), and path fallbacks.
 ///
+/// Reads only what those need (issue 23): the ID3v2 frames by their headers with the artwork
+/// payloads skipped (libmpg123 gets them as zeros, `Mpg123Source`), the first frames, the last 128
+/// bytes, each as an exact `pread` with read-ahead off; the audio of a file without a header frame
+/// in one sequential, buffered pass.
+///
 /// Thread rules: one reader per scanning thread (it owns a libmpg123 handle). Never throws for a bad
 /// file: the outcome says why it was skipped.
 final class TrackReader {
@@ -40,6 +45,8 @@ final class TrackReader {
         }
         let size = Int(st.st_size)
         if size == 0 { return .skipped(ScanProblem("empty", "the file is empty (0 bytes)")) }
+        // Tags and headers are read in exact ranges: no read-ahead into the artwork they skip.
+        FileAdvice.random(fd)
         do {
             return try read(FileReader(fd: fd, size: size), relativePath: relativePath)
         } catch {
@@ -76,20 +83,22 @@ final class TrackReader {
             truncated = true
             mustScan = true
         }
-        // A full scan reads every frame: map the file and let libmpg123 read from memory.
-        let mapping = mustScan ? Mapping(fd: file.fd, size: file.size) : nil
+        // libmpg123 reads the file through exact preads, the artwork payloads as zeros (it skips APIC
+        // frames by their size, never reading into them). A file read whole (a scan, or decoding a
+        // truncated one) streams its audio: sequential advice, the kernel told to fetch it all now,
+        // and one pread per 256 KiB.
+        let start = layout?.overflows == true ? audio.offset : 0
+        if mustScan {
+            FileAdvice.sequential(file.fd)
+            FileAdvice.willNeed(file.fd, from: audio.offset, count: file.size - audio.offset)
+        }
+        let source = Mpg123Source(
+            fd: file.fd, size: Int64(file.size), start: Int64(start),
+            skipped: layout?.skippableRanges(fileSize: file.size) ?? [],
+            bufferedFrom: mustScan ? Int64(audio.offset) : nil)
         defer { handle.closeStream() }
         do {
-            if let mapping {
-                let start = layout?.overflows == true ? audio.offset : 0
-                try handle.open(memory: UnsafeRawBufferPointer(rebasing: mapping.bytes[start...]))
-            } else if layout?.overflows == true {
-                // libmpg123 cannot skip a tag that claims more bytes than the file has: start it at the audio.
-                try handle.open(fd: file.fd, startingAt: Int64(audio.offset))
-            } else {
-                lseek(file.fd, 0, SEEK_SET)
-                try handle.open(fd: file.fd)
-            }
+            try handle.open(source)
             let format = try handle.format()
             m.sampleRate = format.sampleRate
             m.channels = format.channels
@@ -137,18 +146,6 @@ final class TrackReader {
             if !Mpg123Handle.isContinuing(status) { break }
         }
         return bytes > 0 ? bytes / Int64(2 * max(1, channels)) : nil
-    }
-
-    /// A read-only mapping of a whole file, unmapped when dropped.
-    final class Mapping {
-        let bytes: UnsafeRawBufferPointer
-
-        init?(fd: Int32, size: Int) {
-            guard size > 0, let p = mmap(nil, size, PROT_READ, MAP_PRIVATE, fd, 0), p != MAP_FAILED else { return nil }
-            bytes = UnsafeRawBufferPointer(start: p, count: size)
-        }
-
-        deinit { munmap(UnsafeMutableRawPointer(mutating: bytes.baseAddress), bytes.count) }
     }
 
     static func hasID3v1(_ file: FileReader) -> Bool {
