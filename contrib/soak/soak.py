@@ -104,14 +104,22 @@ class Stats:
             self.counts[key] = self.counts.get(key, 0) + n
 
 
+# Lines MPD accepts though they look wrong: `nan` is 0 s and `inf` the song's end (the protocol's float
+# rules, Sources/MPDProtocol/MPDArgument+Numbers.swift). They seek, and a seek makes a play-through one the
+# soak cannot judge, so they are sent rarely.
+SEEKS = ["seek 0 nan", "seekcur inf"]
+
+# Lines after which MPD drops the connection without a reply (a first byte that is not a lowercase letter).
+DROPPING = [b"\n", b"   \n", b"\tping\n", b"PING\n", b"GET / HTTP/1.0\n", b"1ping\n"]
+
 INVALID = [
-    "seek 0 nan", "seek 0 -1", "seek 99999 1", "seekcur inf", "setvol 1e999", "setvol -5", "frobnicate",
+    "seek 0 -1", "seek 99999 1", "setvol 1e999", "setvol -5", "frobnicate",
     "status extra", 'find "unterminated', 'find "(artist == )"', "find", "list", "playid abc", "move 1",
     "password wrong", "idle bogus", "wheel 99999999", "press nosuchbutton", "hold select 70000",
     "listallinfo ../../etc", "lsinfo /nonexistent", "load nonexistent-playlist", "rm nonexistent-playlist",
     "deleteid 999999999", "prio 300 0", 'search "(title contains \\"x)"', "count group", "tagtypes bogus x",
     "readpicture nope 0", "albumart nope -1", "crossfade -1", "volume +999", "binarylimit 1",
-    "\t", "   ", "sticker get song nope x", 'add "\\"', "playlistinfo 5:2", "plchanges -1",
+    "sticker get song nope x", 'add "\\"', "playlistinfo 5:2", "plchanges -1",
 ]
 
 
@@ -121,6 +129,10 @@ def invalid_line(rnd):
         return bytes(rnd.randrange(256) for _ in range(rnd.randrange(1, 200))) + b"\n"
     if r < 0.15:
         return ("status " + "a" * rnd.choice([5000, 70000, 300000])).encode() + b"\n"
+    if r < 0.152:
+        return rnd.choice(SEEKS).encode() + b"\n"
+    if r < 0.17:
+        return rnd.choice(DROPPING)
     return rnd.choice(INVALID).encode() + b"\n"
 
 
@@ -376,7 +388,7 @@ class Soak:
             self.stats.add("valid writes")
         elif r < 0.62:
             line = invalid_line(rnd)
-            big = len(line) > 4096 or b"\0" in line
+            big = len(line) > 4096 or b"\0" in line or not 97 <= line[0] <= 122   # may close the connection
             c.send(line)
             try:
                 c.answer()
@@ -386,7 +398,7 @@ class Soak:
             except Closed:
                 if not big:
                     raise
-                self.stats.add("closed after an oversized or binary line")
+                self.stats.add("closed after an oversized, binary or dropped line")
             if big:
                 raise Leave()
         elif r < 0.72:
