@@ -31,6 +31,9 @@ suites=("$@")
 flags=(--sanitize=address --scratch-path .build-asan)
 run_dir="$(mktemp -d "${TMPDIR:-/tmp}/clickwheel-asan.XXXXXX")"
 mkdir -p "$run_dir/reports"
+# Writable by all: LibraryTests runs the binary as `nobody` (an unreadable file must be skipped), and an
+# instrumented process that cannot open its log_path exits 1 before doing anything.
+chmod 755 "$run_dir"; chmod 1777 "$run_dir/reports"
 symbolizer="$(dirname "$(readlink -f "$(command -v swift)")")/llvm-symbolizer"
 [ -x "$symbolizer" ] || symbolizer="$(command -v llvm-symbolizer || true)"
 base="log_path=$run_dir/reports/asan halt_on_error=0 detect_odr_violation=0${symbolizer:+ external_symbolizer_path=$symbolizer}"

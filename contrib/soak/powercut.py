@@ -201,23 +201,24 @@ class PowerCut:
                             + "command_list_end\n")
                         c.answer()
                         n = int(c.pairs("status")["playlistlength"])
+                        # What it may hold is written down before the command is sent: the kill may
+                        # come between the two.
+                        self.playlist_lengths.setdefault(name, {0}).update({0, n})
                         try:
                             c.cmd("rm %s" % quote(name))
                         except Ack:
                             pass
-                        self.playlist_lengths.setdefault(name, {0}).add(0)
-                        self.playlist_lengths[name].add(n)
                         c.cmd("save %s" % quote(name))
                     elif r < 0.8:
                         have = len(c.cmd("listplaylist %s" % quote(name))) if name in self.playlist_lengths else 0
                         self.playlist_lengths.setdefault(name, {0}).add(have + 10)
                         c.cmd("playlistadd %s %s" % (quote(name), quote("Artist %03d/Album %03d-0" % ((r * 1000) % 49, (r * 1000) % 49))))
                     else:
+                        self.playlist_lengths.setdefault(name, {0}).add(0)
                         try:
                             c.cmd("rm %s" % quote(name))
                         except Ack:
                             pass
-                        self.playlist_lengths.setdefault(name, {0}).add(0)
             finally:
                 c.close()
         return self.in_background(step)
