@@ -3,7 +3,7 @@
 # the tests that need a real component started for them (libevdev under umockdev, LCDd), then the
 # audio tests against a private PulseAudio server and against PipeWire's pulse server (each with a null
 # sink, captured audio), then the rest of the suite with `swift test` (SQLite files, mpc and python-mpd2
-# against the control socket, the real clickwheel binary in tmux).
+# against the control socket, the real clickwheel binary in tmux), then a 3-minute soak and 20 power cuts.
 # Usage: contrib/test.sh [--tsan] [extra swift test arguments]
 #   --tsan   then run the threaded suites again under Thread Sanitizer (contrib/ci/tsan.sh: its own
 #            build in .build-tsan, about 15 minutes more; CI leaves it out to stay within its budget)
@@ -66,5 +66,11 @@ unset PULSE_SERVER CW_PULSE_SINK CW_PULSE_MONITOR CW_PULSE_DIR CW_PULSE_KIND
 
 # Everything else.
 swift test --skip-build --skip PlaybackTests "$@"
+
+# The soak (contrib/soak/README.md): 3 minutes of 20 abusive MPD clients, the wheel, folder changes, two
+# PulseAudio restarts, an LCDd restart and two SIGKILLs, with its checks; then 20 power cuts. On the debug
+# binary the suite built (a release build would add minutes to CI; the hour-long run uses it). About 5 min.
+python3 contrib/soak/soak.py --minutes 3 --binary .build/debug/clickwheel
+python3 contrib/soak/powercut.py --kills 20 --binary .build/debug/clickwheel
 
 if [ "$tsan" = 1 ]; then bash contrib/ci/tsan.sh; fi

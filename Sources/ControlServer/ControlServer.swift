@@ -32,10 +32,17 @@ public final class ControlServer: Sendable {
     private let channels = Mutex<[any Channel]>([])
     private let socketPath = Mutex<String?>(nil)
 
-    public init(backend: ControlCommands, limits: Limits = Limits(), logger: Logger) {
+    /// Called a second after the last client left (while none is connected), off the event loop.
+    let releaseMemory: @Sendable () -> Void
+
+    public init(
+        backend: ControlCommands, limits: Limits = Limits(), logger: Logger,
+        releaseMemory: @escaping @Sendable () -> Void = { MallocControl.trim() }
+    ) {
         self.backend = backend
         self.limits = limits
         self.logger = logger
+        self.releaseMemory = releaseMemory
         backend.messages.deliver { [weak self] subsystems, clients in self?.notify(subsystems, only: clients) }
     }
 
@@ -111,8 +118,24 @@ public final class ControlServer: Sendable {
     }
 
     func removed(_ handler: MPDConnectionHandler, client: UInt64) {
-        _ = connections.withLock { $0.removeValue(forKey: ObjectIdentifier(handler)) }
+        let left = connections.withLock { c in
+            c.removeValue(forKey: ObjectIdentifier(handler))
+            return c.count
+        }
         backend.messages.remove(client)
+        if left == 0 { lastClientLeft() }
+    }
+
+    /// The last client left: a second later, if none came back, what the clients' answers took goes back
+    /// to the system (`releaseMemory`, by default glibc's `malloc_trim`; off the event loop). glibc keeps
+    /// freed memory in its arenas: after 3 never-reading and 10 reading clients left, the service held
+    /// 66.5 MiB and gave back 9 MiB to a trim (contrib/soak/README.md).
+    private func lastClientLeft() {
+        let release = releaseMemory
+        DispatchQueue.global(qos: .utility).asyncAfter(deadline: .now() + 1) { [weak self] in
+            guard let self, connections.withLock({ $0.isEmpty }) else { return }
+            release()
+        }
     }
 
     /// Whether a server answers on `path` (then its socket must not be replaced).

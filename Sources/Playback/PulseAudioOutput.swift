@@ -178,7 +178,15 @@ public final class PulseAudioOutput: AudioOutput {
         let cached = clockAtFill
         clockAtFill = nil
         guard let usec = cached ?? stream.playedTime() else { return nil }
-        return Int64(usec) * Int64(stream.spec.rate) / 1_000_000
+        return Self.frames(usec: usec, rate: stream.spec.rate)
+    }
+
+    /// Microseconds of the stream clock as frames at `rate`, or nil for a reading that is no time
+    /// (`PulseStream.clock`). Whole seconds and the rest apart, so that no product overflows.
+    static func frames(usec: UInt64, rate: Int) -> Int64? {
+        guard let usec = PulseStream.clock(usec) else { return nil }
+        let seconds = Int64(usec / 1_000_000), rest = Int64(usec % 1_000_000)
+        return seconds * Int64(rate) + rest * Int64(rate) / 1_000_000
     }
 
     public func playClick(volume: Int) {

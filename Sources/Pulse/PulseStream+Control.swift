@@ -21,7 +21,7 @@ extension PulseStream {
         loop.withLock {
             let n = pa_stream_writable_size(stream)
             var usec: pa_usec_t = 0
-            let played: UInt64? = pa_stream_get_time(stream, &usec) < 0 ? nil : usec
+            let played: UInt64? = pa_stream_get_time(stream, &usec) < 0 ? nil : Self.clock(usec)
             return (n == Int.max || n == -1 ? 0 : n, played)
         }
     }
@@ -112,16 +112,21 @@ extension PulseStream {
     public func playedTime() -> UInt64? {
         loop.withLock {
             var usec: pa_usec_t = 0
-            return pa_stream_get_time(stream, &usec) < 0 ? nil : usec
+            return pa_stream_get_time(stream, &usec) < 0 ? nil : Self.clock(usec)
         }
     }
+
+    /// A clock reading as a time, or nil when it cannot be one: past `Int64.max` microseconds (PA_USEC_INVALID,
+    /// or a negative interpolation wrapped around). The soak saw one around a PulseAudio restart, and the
+    /// audio thread trapped converting it to frames.
+    public static func clock(_ usec: UInt64) -> UInt64? { usec <= UInt64(Int64.max) ? usec : nil }
 
     /// The time until what is written now is heard (`pa_stream_get_latency`); nil before timing data.
     public func latency() -> Int64? {
         loop.withLock {
             var usec: pa_usec_t = 0
             var negative: Int32 = 0
-            guard pa_stream_get_latency(stream, &usec, &negative) >= 0 else { return nil }
+            guard pa_stream_get_latency(stream, &usec, &negative) >= 0, Self.clock(usec) != nil else { return nil }
             return negative != 0 ? -Int64(usec) : Int64(usec)
         }
     }

@@ -84,6 +84,8 @@ struct RunCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        // First, before the service's threads allocate.
+        ClickWheelService.limitMallocArenas()
         let c = try resolvedConfig()
         if c.demo { try DemoLibrary.prepareOrExit(folder: c.music) }
         let options = ClickWheelService.Options(

@@ -131,8 +131,12 @@ public struct StoredPlaylists: Sendable {
             .map { $0[0] as Int64? }
     }
 
-    /// Replaces the entries; `target` keeps each track's path so a rescan can find it again.
+    /// Replaces the entries; `target` keeps each track's path so a rescan can find it again. A track gone
+    /// from the library since it was queued (its file deleted, the scan done) is left out: its path went with
+    /// its row, and its id would break the foreign key (the soak's `save` got SQLite error 19 as its ACK).
     static func write(_ tracks: [Int64?], into id: Int64, _ db: Database) throws {
+        let exists = try db.cachedStatement(sql: "SELECT 1 FROM tracks WHERE id = ?")
+        let tracks = try tracks.filter { t in try t.map { try Bool.fetchOne(exists, arguments: [$0]) ?? false } ?? true }
         try db.execute(sql: "DELETE FROM playlist_entries WHERE playlist_id = ?", arguments: [id])
         let insert = try db.cachedStatement(sql: """
             INSERT INTO playlist_entries (playlist_id, position, target, track_id)
