@@ -3,7 +3,7 @@
 # the tests that need a real component started for them (libevdev under umockdev, LCDd), then the
 # audio tests against a private PulseAudio server and against PipeWire's pulse server (each with a null
 # sink, captured audio), then the rest of the suite with `swift test` (SQLite files, mpc and python-mpd2
-# against the control socket, the real clickwheel binary in tmux).
+# against the control socket, the real clickwheel binary in tmux), then each fuzz target for 60 s.
 # Usage: contrib/test.sh [--tsan] [extra swift test arguments]
 #   --tsan   then run the threaded suites again under Thread Sanitizer (contrib/ci/tsan.sh: its own
 #            build in .build-tsan, about 15 minutes more; CI leaves it out to stay within its budget)
@@ -66,5 +66,8 @@ unset PULSE_SERVER CW_PULSE_SINK CW_PULSE_MONITOR CW_PULSE_DIR CW_PULSE_KIND
 
 # Everything else.
 swift test --skip-build --skip PlaybackTests "$@"
+
+# Fuzzing: each libFuzzer target of contrib/fuzz for 60 s from its seeds (about 8 minutes with the builds).
+bash contrib/ci/fuzz.sh 60
 
 if [ "$tsan" = 1 ]; then bash contrib/ci/tsan.sh; fi
