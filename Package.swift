@@ -20,6 +20,8 @@ let package = Package(
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        // Tests only: property-based tests over Swift Testing (issue 21).
+        .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
     ],
     targets: [
         // C libraries at the edge: a modulemap and a shim header each, nothing else.
@@ -147,7 +149,10 @@ let package = Package(
             swiftSettings: strict),
 
         .testTarget(
-            name: "ClickWheelCoreTests", dependencies: ["ClickWheelCore", "ClickWheelTestKit"],
+            name: "ClickWheelCoreTests",
+            dependencies: [
+                "ClickWheelCore", "ClickWheelTestKit", .product(name: "PropertyBased", package: "swift-property-based"),
+            ],
             exclude: ["Golden", "Traces"], swiftSettings: strict),
         .testTarget(
             name: "LibraryTests",
@@ -158,7 +163,9 @@ let package = Package(
             exclude: ["Fixtures", "Schema", "Golden"],
             swiftSettings: strict),
         .testTarget(
-            name: "MPDProtocolTests", dependencies: ["MPDProtocol"], exclude: ["Transcripts"],
+            name: "MPDProtocolTests",
+            dependencies: ["MPDProtocol", .product(name: "PropertyBased", package: "swift-property-based")],
+            exclude: ["Transcripts"],
             swiftSettings: strict),
         .testTarget(
             name: "ControlServerTests",

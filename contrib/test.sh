@@ -3,7 +3,8 @@
 # the tests that need a real component started for them (libevdev under umockdev, LCDd), then the
 # audio tests against a private PulseAudio server and against PipeWire's pulse server (each with a null
 # sink, captured audio), then the rest of the suite with `swift test` (SQLite files, mpc and python-mpd2
-# against the control socket, the real clickwheel binary in tmux), then a 3-minute soak and 20 power cuts.
+# against the control socket, the real clickwheel binary in tmux), then a 3-minute soak and 20 power cuts,
+# then each fuzz target for 60 s.
 # Usage: contrib/test.sh [--tsan] [extra swift test arguments]
 #   --tsan   then run the threaded suites again under Thread Sanitizer (contrib/ci/tsan.sh: its own
 #            build in .build-tsan, about 15 minutes more; CI leaves it out to stay within its budget)
@@ -72,5 +73,8 @@ swift test --skip-build --skip PlaybackTests "$@"
 # binary the suite built (a release build would add minutes to CI; the hour-long run uses it). About 5 min.
 python3 contrib/soak/soak.py --minutes 3 --binary .build/debug/clickwheel
 python3 contrib/soak/powercut.py --kills 20 --binary .build/debug/clickwheel
+
+# Fuzzing: each libFuzzer target of contrib/fuzz for 60 s from its seeds (about 8 minutes with the builds).
+bash contrib/ci/fuzz.sh 60
 
 if [ "$tsan" = 1 ]; then bash contrib/ci/tsan.sh; fi

@@ -35,6 +35,23 @@ public enum ConfigFileEditor {
         -> String
     {
         for s in settings where ConfigKey.byName[s.key] == nil { preconditionFailure("unknown key \(s.key)") }
+        // A value is written on its key's line: a line break in it would carry it onto the next line (YAML
+        // reads that as the same value, and the next edit finds a multi-line value it cannot rewrite).
+        let breaks: Set<Unicode.Scalar> = ["\n", "\r", "\u{85}", "\u{2028}", "\u{2029}"]
+        for s in settings where s.value.unicodeScalars.contains(where: breaks.contains) {
+            throw Failure("\(fileName): the value of '\(s.key)' has a line break, not changed")
+        }
+        // Spaces around a value mean nothing to YAML; kept, those after it would pile up before a comment
+        // or the line's end at every edit.
+        let settings = settings.map { s in
+            var s = s
+            let scalars = s.value.unicodeScalars
+            let isBlank = { (c: Unicode.Scalar) in c == " " || c == "\t" }
+            let start = scalars.firstIndex { !isBlank($0) } ?? scalars.endIndex
+            let end = scalars.lastIndex { !isBlank($0) }.map(scalars.index(after:)) ?? start
+            s.value = String(scalars[start..<max(start, end)])
+            return s
+        }
         let root: Node?
         do {
             root = try Yams.compose(yaml: text)

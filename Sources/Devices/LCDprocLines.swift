@@ -23,21 +23,27 @@ public struct LCDprocLines: Hashable, Sendable {
         }
     }
 
+    /// The line being received, without its newline; at most `maxLine` bytes.
     private var buffer: [UInt8] = []
+    /// The longest line kept: LCDd's lines are under 100 bytes; a peer that never sends a newline
+    /// must not grow the buffer without end, so a longer line is cut here (the rest is dropped).
+    public static let maxLine = 4096
 
     public init() {}
 
     /// Feeds received bytes; returns the complete lines among them, classified.
     public mutating func feed(_ bytes: some Sequence<UInt8>) -> [Line] {
-        buffer += bytes
         var lines: [Line] = []
-        while let newline = buffer.firstIndex(of: 0x0A) {
-            var raw = buffer[..<newline]
-            if raw.last == 0x0D { raw = raw.dropLast() }
-            // LCDd speaks ASCII; read bytes as Latin-1 so nothing is ever invalid.
-            let text = String(raw.map { Character(Unicode.Scalar($0)) })
-            buffer.removeSubrange(...newline)
-            lines.append(Self.classify(text))
+        for byte in bytes {
+            if byte == 0x0A {
+                var raw = buffer[...]
+                if raw.last == 0x0D { raw = raw.dropLast() }
+                // LCDd speaks ASCII; read bytes as Latin-1 so nothing is ever invalid.
+                lines.append(Self.classify(String(raw.map { Character(Unicode.Scalar($0)) })))
+                buffer.removeAll(keepingCapacity: true)
+            } else if buffer.count < Self.maxLine {
+                buffer.append(byte)
+            }
         }
         return lines
     }
@@ -57,6 +63,11 @@ public struct LCDprocLines: Hashable, Sendable {
 
 /// What `hello` tells: `connect LCDproc 0.5.9 protocol 0.3 lcd wid 20 hgt 4 cellwid 5 cellhgt 8`.
 public struct LCDprocServerInfo: Hashable, Sendable {
+    /// The largest display taken: LCDd's drivers go to 40x4 (curses to a terminal's size); a size past
+    /// these is a broken or hostile server (the display would allocate and send a row per line).
+    public static let maxColumns = 256
+    public static let maxRows = 64
+
     public var version: String
     public var protocolVersion: String
     public var columns: Int
@@ -64,14 +75,17 @@ public struct LCDprocServerInfo: Hashable, Sendable {
     public var cellWidth: Int
     public var cellHeight: Int
 
-    /// Parses by keyword (the order and the protocol number vary between versions); nil without a size.
+    /// Parses by keyword (the order and the protocol number vary between versions); nil without a size
+    /// or with one past `maxColumns` x `maxRows`.
     public init?(_ line: String) {
         let words = line.split(separator: " ").map(String.init)
         func after(_ key: String) -> String? {
             guard let i = words.firstIndex(of: key), i + 1 < words.count else { return nil }
             return words[i + 1]
         }
-        guard let w = after("wid").flatMap(Int.init), let h = after("hgt").flatMap(Int.init), w > 0, h > 0 else {
+        guard let w = after("wid").flatMap(Int.init), let h = after("hgt").flatMap(Int.init),
+            (1...Self.maxColumns).contains(w), (1...Self.maxRows).contains(h)
+        else {
             return nil
         }
         version = after("LCDproc") ?? "?"
@@ -85,13 +99,21 @@ public struct LCDprocServerInfo: Hashable, Sendable {
 
 /// Quoting for LCDd's command line: a string argument in double quotes, `"` and `\` escaped.
 public enum LCDprocQuote {
-    /// `text` as one quoted argument.
+    /// `text` as one quoted argument. Scalar by scalar, not by Character: a quote or a backslash with a
+    /// combining mark after it is one Character, and LCDd (reading bytes) must still see it escaped.
+    /// A line break would end the command: it becomes a space.
     public static func quoted(_ text: String) -> String {
-        var out = "\""
-        for c in text {
+        var out = String.UnicodeScalarView()
+        out.append("\"")
+        for c in text.unicodeScalars {
+            if c == "\n" || c == "\r" {
+                out.append(" ")
+                continue
+            }
             if c == "\"" || c == "\\" { out.append("\\") }
             out.append(c)
         }
-        return out + "\""
+        out.append("\"")
+        return String(out)
     }
 }

@@ -5,13 +5,18 @@
 /// MPD's database commands report them: `Incorrect number of filter arguments`, `Unknown filter
 /// type`, `Unknown filter type: Foo`, `Word expected`, `Quoted string expected`, `Closing quote
 /// not found`, `'==' or '!=' expected`, `')' expected`, `'(' expected`, `'AND' expected`,
-/// `Unparsed garbage after expression`, `Bad URI`, time-stamp errors.
+/// `Unparsed garbage after expression`, `Bad URI`, time-stamp errors; and ClickWheel's own
+/// `Filter nested too deeply` past `maxDepth` levels.
 public struct MPDFilterParser: Sendable {
     /// `true` for `search`-type commands: case-insensitive, and legacy pairs match substrings.
     public var foldCase: Bool
     /// Accept MPD 0.24's `starts_with` operator. MPD 0.23 (the reference) rejects it with
     /// `'==' or '!=' expected`, so the default is `false`.
     public var acceptsStartsWith: Bool
+    /// The deepest nesting of parentheses taken. Parsing (and later matching, describing and turning a
+    /// filter into SQL) recurses once per level; without a bound an 8 KiB line nests 4,000 levels deep,
+    /// past what a small thread stack holds. MPD sets none; no client nests more than a few levels.
+    public static let maxDepth = 64
 
     public init(foldCase: Bool, acceptsStartsWith: Bool = false) {
         self.foldCase = foldCase
@@ -26,7 +31,7 @@ public struct MPDFilterParser: Sendable {
         while let first = rest.first {
             if first.bytes.first == UInt8(ascii: "(") {
                 var cursor = FilterCursor(first.bytes)
-                items.append(try expression(&cursor))
+                items.append(try expression(&cursor, depth: 1))
                 guard cursor.atEnd else { throw .argument("Unparsed garbage after expression") }
                 rest = rest.dropFirst()
                 continue
@@ -54,11 +59,12 @@ public struct MPDFilterParser: Sendable {
         }
     }
 
-    private func expression(_ cursor: inout FilterCursor) throws(MPDError) -> MPDFilter {
+    private func expression(_ cursor: inout FilterCursor, depth: Int) throws(MPDError) -> MPDFilter {
+        guard depth <= Self.maxDepth else { throw .argument("Filter nested too deeply") }
         cursor.advance()
         cursor.skipWhitespace()
         if cursor.peek == UInt8(ascii: "(") {
-            let first = try expression(&cursor)
+            let first = try expression(&cursor, depth: depth + 1)
             if cursor.peek == UInt8(ascii: ")") {
                 cursor.advance()
                 return first
@@ -67,7 +73,7 @@ public struct MPDFilterParser: Sendable {
             while true {
                 guard try cursor.word() == "AND" else { throw .argument("'AND' expected") }
                 guard cursor.peek == UInt8(ascii: "(") else { throw .argument("'(' expected") }
-                items.append(try expression(&cursor))
+                items.append(try expression(&cursor, depth: depth + 1))
                 if cursor.peek == UInt8(ascii: ")") {
                     cursor.advance()
                     return .and(items)
@@ -78,7 +84,7 @@ public struct MPDFilterParser: Sendable {
             cursor.advance()
             cursor.skipWhitespace()
             guard cursor.peek == UInt8(ascii: "(") else { throw .argument("'(' expected") }
-            let inner = try expression(&cursor)
+            let inner = try expression(&cursor, depth: depth + 1)
             try cursor.closeParenthesis()
             return .not(inner)
         }

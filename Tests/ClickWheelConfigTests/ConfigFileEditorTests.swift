@@ -31,6 +31,30 @@ import Testing
                 """)
     }
 
+    /// Fuzz target 4's finding: a value with a line break was written as is; YAML read the next line as
+    /// part of it, so the edit loaded, but the next edit of that key was refused (a multi-line value).
+    /// Now refused at once, the file unchanged.
+    @Test func aValueWithALineBreakIsRefused() throws {
+        for value in ["\n15\r", "15\n", "1\r\n2", "a\u{2028}b"] {
+            #expect(throws: ConfigFileEditor.Failure.self) {
+                try ConfigFileEditor.apply([Setting(key: "degrees_per_step", value: value)], to: "volume: 40\n")
+            }
+        }
+        let edited = try ConfigFileEditor.apply([Setting(key: "degrees_per_step", value: "15")], to: "volume: 40\n")
+        #expect(try ConfigFileEditor.apply([Setting(key: "degrees_per_step", value: "15")], to: edited) == edited)
+    }
+
+    /// Fuzz target 4's second finding: a value's trailing spaces were written, then kept as the line's
+    /// tail at the next edit with the new value's own after them: the line grew at every edit.
+    @Test func spacesAroundAValueAreNotWritten() throws {
+        let setting = Setting(key: "input", value: "  /dev/input/event3   ")
+        let edited = try ConfigFileEditor.apply([setting], to: "volume: 40\n")
+        #expect(edited == "volume: 40\ninput: /dev/input/event3\n")
+        #expect(try ConfigFileEditor.apply([setting], to: edited) == edited)
+        let commented = "input: auto    # which device\n"
+        #expect(try ConfigFileEditor.apply([setting], to: commented) == "input: /dev/input/event3 # which device\n")
+    }
+
     @Test func missingKeysAreAppendedWithTheirComment() throws {
         let edited = try ConfigFileEditor.apply(
             [

@@ -76,6 +76,27 @@ import Testing
         #expect(throws: MPDError.argument(message)) { try Self.find.parse(arguments.map { MPDArgument($0) }) }
     }
 
+    /// Noted with fuzz target 1: each `(` is a level of recursion, and an 8 KiB line nests 4,000 levels.
+    /// Up to `maxDepth` levels parse; one more is a clear argument error, whatever the nesting form.
+    @Test func nestingIsBoundedAtMaxDepth() throws {
+        let depth = MPDFilterParser.maxDepth
+        let leaf = "(Artist == 'x')"
+        // `depth` levels: depth - 1 wrapping parentheses around the expression's own.
+        let deepest = String(repeating: "(", count: depth - 1) + leaf + String(repeating: ")", count: depth - 1)
+        #expect(try Self.find.parse([MPDArgument(deepest)]) == Self.find.parse([MPDArgument(leaf)]))
+        let tooDeep = "(" + deepest + ")"
+        #expect(throws: MPDError.argument("Filter nested too deeply")) { try Self.find.parse([MPDArgument(tooDeep)]) }
+        let negations = String(repeating: "(!", count: depth) + leaf + String(repeating: ")", count: depth)
+        #expect(throws: MPDError.argument("Filter nested too deeply")) {
+            try Self.find.parse([MPDArgument(negations)])
+        }
+        let ands = String(repeating: "(" + leaf + " AND ", count: depth) + leaf + String(repeating: ")", count: depth)
+        #expect(throws: MPDError.argument("Filter nested too deeply")) { try Self.find.parse([MPDArgument(ands)]) }
+        // The whole 8 KiB line of parentheses, as the fuzz target noted it: an error, not a deep recursion.
+        let line = String(repeating: "(", count: 8180)
+        #expect(throws: MPDError.argument("Filter nested too deeply")) { try Self.find.parse([MPDArgument(line)]) }
+    }
+
     @Test func timestamps() throws {
         #expect(try MPDTimestamp.parse(Self.bytes("2000-01-01T00:00:00Z")) == 946_684_800)
         #expect(try MPDTimestamp.parse(Self.bytes("2026-11-22T01:41:25Z")) == 1_795_311_685)

@@ -1,37 +1,137 @@
 #!/usr/bin/env bash
 # Builds and runs one libFuzzer target for SECONDS (one job; the machine is shared).
-#   contrib/fuzz/run.sh mpd 600 [extra libFuzzer flags…]
+#   contrib/fuzz/run.sh TARGET SECONDS [libFuzzer flags…]     TARGET: mpd tags m3u config lcdproc evdev
 # Build and corpus live in .build-fuzz/ (never .build): .build-fuzz/TARGET/corpus grows from run to run,
-# .build-fuzz/TARGET/seeds is regenerated from the transcripts, crashes land in .build-fuzz/TARGET/artifacts/.
+# .build-fuzz/TARGET/seeds is regenerated from the repository's fixtures, crashes land in .build-fuzz/TARGET/artifacts/.
+#
+# How a target is built (swiftc -sanitize=fuzzer,address, one module): the code under test is compiled from
+# its sources together with the target's Fuzz*.swift, so all of it is instrumented for coverage and ASan.
+# Modules it only calls into (ClickWheelCore, Mpg123, Yams) are linked from the debug build `swift build`
+# leaves in .build/debug (their objects and .swiftmodule files): not instrumented, but nothing is compiled
+# twice, and each fuzz binary builds in one swiftc run of one module (a SwiftPM build with
+# `--sanitize fuzzer` would rebuild every dependency, GRDB and SwiftNIO included, into a second build tree).
 set -euo pipefail  # pipefail: a failed swiftc fails the build step through the filter
 target=${1:?usage: run.sh TARGET SECONDS [libFuzzer flags…]}
 seconds=${2:?usage: run.sh TARGET SECONDS [libFuzzer flags…]}
 shift 2
 repo=$(cd "$(dirname "$0")/../.." && pwd)
 work=${CW_FUZZ_DIR:-$repo/.build-fuzz}/$target
+debug=$repo/.build/debug
 mkdir -p "$work/corpus" "$work/artifacts"
+here=$repo/contrib/fuzz/$target
+common=$repo/contrib/fuzz/common/FuzzCheck.swift
+sources=()
+objects=()
+flags=()
+dict=$repo/contrib/fuzz/$target.dict
+max_len=65536
+options=()
+
+# Links the debug build's objects of each module named, and lets the target import it.
+link_debug() {
+    for module in "$@"; do
+        if ! compgen -G "$debug/$module.build/*.o" >/dev/null && ! compgen -G "$debug/$module.build/src/*.o" >/dev/null; then
+            echo "run.sh: $debug/$module.build has no objects: run 'swift build' first" >&2
+            exit 2
+        fi
+        for object in "$debug/$module.build"/*.o "$debug/$module.build"/src/*.o; do
+            [[ -e $object && $object != *.swiftmodule.o ]] && objects+=("$object")
+        done
+    done
+    flags+=(-I "$debug/Modules")
+}
+
+# Copies files into seeds/ (emptied first), one seed each, named by their path.
+seed_files() {
+    rm -rf "$work/seeds"
+    mkdir -p "$work/seeds"
+    local file
+    for file in "$@"; do
+        [[ -f $file ]] && cp "$file" "$work/seeds/$(echo "${file#"$repo"/}" | tr '/ ' '__')"
+    done
+    return 0
+}
 
 case "$target" in
 mpd)
-    python3 "$repo/contrib/fuzz/mpd/generate.py" "$repo" "$work"
-    sources=("$repo"/Sources/MPDProtocol/*.swift "$repo/contrib/fuzz/mpd/FuzzMPD.swift" "$work/CommandRows.swift")
+    python3 "$here/generate.py" "$repo" "$work"
+    sources=("$repo"/Sources/MPDProtocol/*.swift "$here/FuzzMPD.swift" "$work/CommandRows.swift")
+    dict=$work/generated.dict
+    max_len=131072
+    # Comparisons of numbers (argument values, limits) as features: libFuzzer's comparison hooks see the
+    # integer compares of the instrumented code; Swift's String compares and dictionary lookups of
+    # command names are invisible to them, which the dictionary and the per-command seeds make up for.
+    options+=(-use_value_profile=1)
+    ;;
+lcdproc)
+    # The codec only: LCDprocConnection feeds it the socket's bytes.
+    sources=("$repo/Sources/Devices/LCDprocLines.swift" "$here/FuzzLCDproc.swift" "$common")
+    seed_files "$here"/seeds/*
+    max_len=16384
+    ;;
+m3u)
+    # The reader the indexer uses, and the text decoding it falls back on.
+    sources=("$repo/Sources/Library/Scanner/M3UReader.swift" "$repo"/Sources/Library/Text/*.swift "$here/FuzzM3U.swift"
+        "$common")
+    # Seeds: the fixtures' playlists, each behind a first byte that picks where it lies (see FuzzM3U.swift).
+    seed_files
+    for file in "$repo"/Tests/LibraryTests/Fixtures/music/Playlists/*.m3u*; do
+        { printf '\x01'; cat "$file"; } >"$work/seeds/$(basename "$file" | tr ' ' _)"
+    done
+    max_len=16384
+    ;;
+evdev)
+    # The core's input folder (decoders and calibration analysers) and the model types they use; not the
+    # wheel setup screens and the accelerator (they need the menus and settings): a small, fast build.
+    mapfile -t input < <(find "$repo/Sources/ClickWheelCore/Input" -name '*.swift' ! -name 'WheelSetup*' \
+        ! -name WheelAccelerator.swift | sort)
+    sources=("${input[@]}" "$repo"/Sources/ClickWheelCore/Model/{Button,Timestamp}.swift "$here/FuzzEvdev.swift"
+        "$common")
+    python3 "$here/seeds.py" "$repo" "$work"
+    max_len=16384
+    ;;
+config)
+    # The loader and the editor; ClickWheelCore and Yams (with its C part) from the debug build.
+    sources=("$repo"/Sources/ClickWheelConfig/*.swift "$here/FuzzConfig.swift" "$common")
+    link_debug ClickWheelCore Yams CYaml
+    flags+=(-I "$repo/.build/checkouts/Yams/Sources/CYaml/include")  # Yams's module imports CYaml
+    python3 "$here/seeds.py" "$repo" "$work"
+    max_len=16384
+    ;;
+tags)
+    # The reader the scanner runs on each file, and what it calls; the Mpg123 wrapper and ClickWheelCore
+    # from the debug build, libmpg123 (the system's) through the CMpg123 module map.
+    scanner=$repo/Sources/Library/Scanner
+    sources=("$scanner"/{TrackReader,FileReader,ID3v2Layout,AudioStart,MPEGFrameHeader,TagMapping,TrackMetadata}.swift
+        "$scanner"/{ChapterFrames,Podcasts,Audiobooks,PathHints,RawPath}.swift "$repo"/Sources/Library/Text/*.swift
+        "$here/FuzzTags.swift" "$common")
+    link_debug ClickWheelCore Mpg123
+    flags+=(-I "$repo/Sources/CMpg123" -lmpg123)
+    mapfile -t fixtures < <(find "$repo/Tests" -name '*.mp3' -size -128k | sort)
+    seed_files "${fixtures[@]}"
+    max_len=131072
     ;;
 *)
-    echo "run.sh: unknown target $target (known: mpd)" >&2
+    echo "run.sh: unknown target $target (known: mpd tags m3u config lcdproc evdev)" >&2
     exit 2
     ;;
 esac
 
 binary=$work/fuzz-$target
-if [[ ! -x $binary ]] || [[ -n $(find "${sources[@]}" -newer "$binary" 2>/dev/null) ]]; then
+if [[ ! -x $binary ]] || [[ -n $(find "${sources[@]}" "${objects[@]}" -newer "$binary" 2>/dev/null) ]]; then
     echo "run.sh: building $binary" >&2
+    start=$SECONDS
     # From the work directory: swiftc leaves its module files (.swiftmodule, .swiftdoc) in the current one.
     (cd "$work" && swiftc -swift-version 6 -parse-as-library -O -wmo -g -sanitize=fuzzer,address \
-        -module-name "Fuzz_$target" "${sources[@]}" -o "$binary" 2>&1 | { grep -v "Cannot export local symbol" || true; })
+        -module-name "Fuzz_$target" "${flags[@]}" "${sources[@]}" "${objects[@]}" -o "$binary" 2>&1 |
+        { grep -v "Cannot export local symbol" || true; })
+    echo "run.sh: built $target in $((SECONDS - start)) s" >&2
 fi
 
+dict_flag=()
+[[ -f $dict ]] && dict_flag=(-dict="$dict")
 # New inputs go to corpus/; seeds/ is read only. A hang is an input taking over 10 s.
 cd "$work/artifacts"
-exec "$binary" "$work/corpus" "$work/seeds" -dict="$work/generated.dict" -max_total_time="$seconds" \
-    -timeout=10 -rss_limit_mb=2048 -max_len=131072 -print_final_stats=1 \
-    -artifact_prefix="$work/artifacts/" "$@"
+exec "$binary" "$work/corpus" "$work/seeds" "${dict_flag[@]}" -max_total_time="$seconds" \
+    -timeout=10 -rss_limit_mb=2048 -max_len="$max_len" -print_final_stats=1 \
+    -artifact_prefix="$work/artifacts/" "${options[@]}" "$@"

@@ -57,7 +57,9 @@ public enum SortKey {
         guard let cls = key.first, let c = key.dropFirst().first else { return "#" }
         switch cls {
         case latin: return Character(c.uppercased())
-        case otherScript: return c
+        // The first scalar, not the Character: a letter with a combining mark after it (as a name in NFD
+        // has) is one Character, and would head a group of its own inside its letter's.
+        case otherScript: return Character(c.unicodeScalars.first!)
         default: return "#"
         }
     }

@@ -5,9 +5,7 @@ import Logging
 
 /// Reads `.m3u`/`.m3u8` files of the music folder into `playlists` and `playlist_entries`.
 ///
-/// Entries are resolved against the playlist's folder (or the music folder for absolute paths inside
-/// it); Windows backslashes are turned into slashes; `.m3u` files that are not valid UTF-8 are read as
-/// Latin-1/CP1252; entries that point at no indexed track are kept with a NULL track id.
+/// Entries (`M3UReader`) that point at no indexed track are kept with a NULL track id.
 struct PlaylistIndexer {
     let root: String
     let logger: Logger
@@ -29,7 +27,7 @@ struct PlaylistIndexer {
                 continue
             }
             if lookup == nil { lookup = try TrackLookup(db) }
-            let entries = Self.parse(data, playlistPath: path, root: root)
+            let entries = M3UReader.entries([UInt8](data), playlistPath: path, root: root)
             let name = String(path.split(separator: "/").last ?? "").replacingOccurrences(
                 of: #"\.m3u8?$"#, with: "", options: [.regularExpression, .caseInsensitive])
             let id: Int64
@@ -52,31 +50,6 @@ struct PlaylistIndexer {
             try db.execute(sql: "DELETE FROM playlists WHERE id = ?", arguments: [e.id])
         }
         return try Int.fetchOne(db, sql: "SELECT count(*) FROM playlists") ?? 0
-    }
-
-    /// The entries of a playlist file as paths relative to the music folder.
-    static func parse(_ data: Data, playlistPath: String, root: String = "") -> [String] {
-        let bytes = [UInt8](data)
-        var text = String(validating: bytes, as: UTF8.self) ?? TextDecoding.id3v1(bytes)
-        if text.hasPrefix("\u{FEFF}") { text.removeFirst() }
-        let folder = playlistPath.split(separator: "/").dropLast().map(String.init)
-        var out: [String] = []
-        for rawLine in text.split(whereSeparator: { $0 == "\n" || $0 == "\r\n" || $0 == "\r" }) {
-            var line = String(rawLine).trimmingSpaces
-            if line.isEmpty || line.hasPrefix("#") { continue }
-            line = line.replacingOccurrences(of: "\\", with: "/")
-            if line.hasPrefix("file://") { line = String(line.dropFirst(7)).removingPercentEncoding ?? line }
-            if line.contains("://") { continue }  // streams are not part of the library
-            if !root.isEmpty, line.hasPrefix(root + "/") { line = String(line.dropFirst(root.count + 1)) }
-            var parts: [String] = line.hasPrefix("/") ? [] : folder
-            for c in line.split(separator: "/") {
-                if c == "." { continue }
-                if c == ".." { if !parts.isEmpty { parts.removeLast() }; continue }
-                parts.append(String(c))
-            }
-            out.append(parts.joined(separator: "/"))
-        }
-        return out
     }
 }
 

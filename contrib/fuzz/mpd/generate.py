@@ -71,7 +71,10 @@ hand = (repo / "contrib/fuzz/mpd.dict").read_text()
 # --- seeds ------------------------------------------------------------------------------------------------
 seeds = out / "seeds"
 seeds.mkdir(exist_ok=True)
+for old in seeds.iterdir():
+    old.unlink()
 count = 0
+lines = {}
 for transcript in sorted(repo.glob("Tests/*/Transcripts/*.txt")):
     # A connection starts at a greeting (`S: OK MPD …`) or a `## ` section; `C:` lines get their `\n`,
     # `C~:` lines are bytes without one; `\xNN` is one byte (the transcripts' notation).
@@ -89,6 +92,23 @@ for transcript in sorted(repo.glob("Tests/*/Transcripts/*.txt")):
     for index, section in enumerate(sections):
         data = b"".join(section)
         (seeds / f"{transcript.parent.parent.name}-{transcript.stem}-{index:02}").write_bytes(data)
+        count += 1
+        for line in section:
+            lines.setdefault(line, None)
+
+# One seed per distinct client line: a long transcript stream spreads the fuzzer's mutations over every
+# command in it, so a command deep in one was rarely changed in its arguments (target 1's first 32 minutes
+# did not reach a trap planted behind one argument value). Short seeds put each command in front.
+for index, line in enumerate(lines):
+    (seeds / f"line-{index:04}").write_bytes(line)
+    count += 1
+
+# One seed per command of the table, bare and with arguments of each shape its parsers take (a number, a
+# range, a quoted filter, a tag and value), so every row's handler is a seed away, not a dictionary splice.
+shapes = [b"", b" 1", b" 0:3", b" -1", b' "(Artist == \'x\')"', b" Artist x", b" 1 2", b' "a b" 1.5']
+for name in names:
+    for index, shape in enumerate(shapes):
+        (seeds / f"cmd-{name}-{index}").write_bytes(name.encode() + shape + b"\n")
         count += 1
 
 # Seeds at the limits, which mutation alone reaches slowly (inputs grow a few bytes at a time): the
