@@ -236,7 +236,14 @@ public final class MultiOutput: AudioOutput {
         for e in entries where e.enabled && !e.connected && e !== primary && now >= e.nextAttempt && primary != nil {
             if attach(e) == nil { join(e) }
         }
-        return primary?.output?.takeEvents() ?? []
+        let events = primary?.output?.takeEvents() ?? []
+        // Secondaries that pace themselves (snapcast) follow the primary's clock, read fresh each pass.
+        if let played = primary?.output?.playedFrames() {
+            for e in secondaries {
+                if let s = e.output as? SnapcastOutput, s.hasStream { s.follow(frame: played - e.offset) }
+            }
+        }
+        return events
     }
 
     /// Turns output `index` on or off. A secondary joins or leaves at once; the primary turned off makes

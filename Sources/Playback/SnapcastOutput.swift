@@ -29,6 +29,9 @@ public final class SnapcastOutput: AudioOutput {
     public static let retryInterval = 1.0
     static let bufferMilliseconds = 150
     static let leadMilliseconds = 40
+    /// As a second output: how far ahead of the first output's clock the server is fed (more than the
+    /// audio thread's longest pass between clock readings, so snapserver's 20 ms reads never wait).
+    static let followLeadMilliseconds = 200
     /// As a second output beside a sound card, the queue may run ahead of the wall clock by the card's
     /// drift; beyond this much the oldest PCM is dropped rather than sent late.
     static let maxQueueMilliseconds = 1000
@@ -137,6 +140,20 @@ public final class SnapcastOutput: AudioOutput {
 
     public func playedFrames() -> Int64? { shared.withLock { $0.format == nil ? nil : $0.played } }
 
+    /// As a second output: paces the sender by the first output's clock (`frame`: where it plays now, in
+    /// this output's stream frames) instead of the wall clock. A sound card starts playing a while after
+    /// the first write (its prebuffer, the server's latency; longer on a loaded machine) and drifts from
+    /// the wall clock: paced by the wall clock from the first write, this output would run ahead and dry.
+    /// Nothing is sent before that clock first moves: snapserver times its reads from the first chunk,
+    /// and a sound card that takes longer than the lead to start would leave it waiting (a resync, heard
+    /// as a gap in every room).
+    public func follow(frame: Int64) {
+        shared.withLock { s in
+            if s.followBase == nil { s.followBase = frame }
+            s.follow = frame
+        }
+    }
+
     /// The click is for the hand on the wheel, not for the rooms.
     public func playClick(volume: Int) {}
 
@@ -167,6 +184,10 @@ final class SnapcastShared: @unchecked Sendable {
         var generation = 0
         /// Wall time and `played` when real-time pacing last started (nil: not pacing).
         var anchor: (time: Double, frame: Int64)?
+        /// The first output's clock, when this one is a second output (`follow`); nil: wall-clock pacing.
+        var follow: Int64?
+        /// The first clock reading of this stream: sending starts once the clock has moved past it.
+        var followBase: Int64?
         var events: [AudioOutputEvent] = []
         var linked = false
         var shutdown = false
@@ -181,6 +202,8 @@ final class SnapcastShared: @unchecked Sendable {
             played = 0
             draining = false
             anchor = nil
+            follow = nil
+            followBase = nil
             generation += 1
         }
 

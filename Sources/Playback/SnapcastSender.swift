@@ -53,11 +53,17 @@ struct SnapcastSender {
                     }
                     return false
                 }
-                let now = Self.now()
-                let anchor = s.anchor ?? (now, s.played)
-                s.anchor = anchor
-                let lead = f.sampleRate * SnapcastOutput.leadMilliseconds / 1000
-                let due = Int64((now - anchor.time) * Double(f.sampleRate)) + Int64(lead) - (s.played - anchor.frame)
+                let due: Int64
+                if let follow = s.follow {
+                    let started = follow > (s.followBase ?? follow)
+                    due = started ? follow + Int64(f.sampleRate * SnapcastOutput.followLeadMilliseconds / 1000) - s.played : 0
+                } else {
+                    let now = Self.now()
+                    let anchor = s.anchor ?? (now, s.played)
+                    s.anchor = anchor
+                    let lead = f.sampleRate * SnapcastOutput.leadMilliseconds / 1000
+                    due = Int64((now - anchor.time) * Double(f.sampleRate)) + Int64(lead) - (s.played - anchor.frame)
+                }
                 let take = Int(min(due, Int64(s.queuedFrames)))
                 if take > 0 {
                     chunk.append(contentsOf: s.queue[s.head..<(s.head + take * f.frameSize)])
@@ -69,8 +75,9 @@ struct SnapcastSender {
                         generation = s.generation
                         converter.reset(for: f)
                     }
-                    // The audio thread polls a queue that has room again; a drain may be done.
-                    s.wake?()
+                    // No wake for the audio thread here: it polls this output (`wakesWhenWritable` is false) or
+                    // follows another one's wakes; a wake per send cost it 100 passes a second, and the
+                    // local sink underran at the start of a song on a loaded machine.
                 }
                 if s.queuedFrames == 0 { s.anchor = nil }
                 return false
