@@ -30,6 +30,18 @@ env_lines="$(bash contrib/ci/pulse-start.sh)" || exit 1
 eval "$env_lines"
 trap 'bash contrib/ci/pulse-stop.sh' EXIT
 swift test --skip-build --filter PlaybackTests
+# Snapcast rooms on the same server: a private snapserver and two snapclients into remap sinks of one
+# 4-channel null sink (contrib/ci/snapcast-start.sh); a tone heard in both rooms with their onset difference
+# printed, a snapserver kill and restart mid-song. About 1 min.
+export CW_SNAP_DIR="${TMPDIR:-/tmp}/clickwheel-test-snap-$$"
+snap_lines="$(bash contrib/ci/snapcast-start.sh)" || exit 1
+eval "$snap_lines"
+trap 'bash contrib/ci/snapcast-stop.sh; bash contrib/ci/pulse-stop.sh' EXIT
+swift test --skip-build --filter PlaybackTests.SnapcastRoomsTests
+bash contrib/ci/snapcast-stop.sh
+trap 'bash contrib/ci/pulse-stop.sh' EXIT
+rm -rf "$CW_SNAP_DIR"
+unset CW_SNAP_SOURCE CW_SNAP_CONTROL CW_SNAP_DIR CW_SNAP_ROOMS_MONITOR
 # The alarm through the real service into this server, captured by parec: its fade must rise (it waits
 # for the next real minute; the null-output alarm test runs with the rest of the suite).
 swift test --skip-build --filter "EndToEndTests.AlarmServiceTests/theAlarmFadesUpOnPulseAudio"

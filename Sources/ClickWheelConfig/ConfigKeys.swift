@@ -86,9 +86,31 @@ struct ConfigKey: Sendable {
             c.holdMS = n
             return nil
         },
-        ConfigKey(name: "output") { c, v in
-            guard let o = ServiceConfig.Output(rawValue: v) else { return "must be pulse or null" }
-            c.output = o
+        ConfigKey(name: "output", apply: { c, v in
+            let items = v.split(separator: ",").map { String($0).trimmed }.filter { !$0.isEmpty }
+            var outputs: [ServiceConfig.Output] = []
+            for item in items {
+                guard let o = ServiceConfig.Output(rawValue: item) else {
+                    return "'\(item)' is not an output: pulse, null or snapcast (a list plays on all of them)"
+                }
+                guard !outputs.contains(o) else { return "'\(item)' is listed twice" }
+                outputs.append(o)
+            }
+            guard !outputs.isEmpty else { return "must name at least one output: pulse, null or snapcast" }
+            c.outputs = outputs
+            return nil
+        }, isList: true),
+        ConfigKey(name: "snapcast") { c, v in
+            let bare = v.split(separator: "?", maxSplits: 1).first.map(String.init) ?? v
+            if bare.hasPrefix("tcp://") {
+                let address = String(bare.dropFirst(6).split(separator: "/").first ?? "")
+                guard let colon = address.lastIndex(of: ":"), colon != address.startIndex,
+                    let port = Int(address[address.index(after: colon)...]), (1...65535).contains(port)
+                else { return "must be tcp://HOST:PORT (snapserver's tcp source in server mode) or pipe:///PATH" }
+            } else if !bare.hasPrefix("pipe:///") {
+                return "must be tcp://HOST:PORT (snapserver's tcp source in server mode) or pipe:///PATH"
+            }
+            c.snapcast = bare
             return nil
         },
         ConfigKey(name: "volume") { c, v in

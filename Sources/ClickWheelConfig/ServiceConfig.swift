@@ -4,7 +4,7 @@ public import ClickWheelCore
 /// YAML file, then `CLICKWHEEL_*` environment variables, then command-line flags (`ConfigLoader`).
 public struct ServiceConfig: Equatable, Sendable {
     public enum Display: String, CaseIterable, Sendable { case terminal, lcdproc, hd44780, none }
-    public enum Output: String, CaseIterable, Sendable { case pulse, null }
+    public enum Output: String, CaseIterable, Sendable { case pulse, null, snapcast }
 
     /// The music folder.
     public var music: String
@@ -31,7 +31,14 @@ public struct ServiceConfig: Equatable, Sendable {
     public var selectKey: UInt16?
     public var acceleration: Settings.Acceleration = .normal
     public var holdMS = 600
-    public var output: Output = .pulse
+    /// The outputs, in order (`output: [pulse, snapcast]`): each gets the same PCM; the first that plays
+    /// keeps the clock. MPD clients turn them on and off (`enableoutput`…).
+    public var outputs: [Output] = [.pulse]
+    /// The first output (what `--output pulse|null` alone chooses).
+    public var output: Output { outputs.first ?? .pulse }
+    /// The snapserver source the `snapcast` output feeds: `tcp://HOST:PORT` (a `tcp://…?mode=server`
+    /// source, 44100:16:2) or `pipe:///PATH` (a `pipe://` source's FIFO).
+    public var snapcast = "tcp://127.0.0.1:4953"
     /// Volume at first start (later the last volume is restored), 0–100.
     public var volume = 50
     public var logLevel = "info"

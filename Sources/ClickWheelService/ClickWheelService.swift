@@ -85,7 +85,7 @@ public final class ClickWheelService: Sendable {
             scrobbles: c.scrobbleLog.map { Self.scrobbleLog($0, c, pool: pool, version: options.version, logger: logger) })
         let display: (any TextDisplay)?
         do {
-            let audio = c.output == .pulse ? "audio: PulseAudio/PipeWire" : "audio: none (--output null)"
+            let audio = c.outputs == [.null] ? "audio: none (--output null)" : c.outputs == [.pulse] ? "audio: PulseAudio/PipeWire" : "audio: " + c.outputs.map(\.rawValue).joined(separator: " + ")
             display = try DeviceSetup.display(c, interactive: options.interactive, note: audio + " · q quits" + logNote, logger: logger)
         } catch {
             throw StartupFailure(description: "\(error)")
@@ -97,7 +97,8 @@ public final class ClickWheelService: Sendable {
                 geometry: display?.geometry ?? c.lcd, charset: display?.charset ?? .utf8, holdMS: Int64(c.holdMS),
                 degreesPerStep: c.degreesPerStep, version: options.version, shuffleSeed: UInt64.random(in: 1...UInt64.max)),
             settings: stores.settings?.load() ?? Settings())
-        let player = AudioPlayer(output: c.output == .pulse ? .pulse(server: nil) : .null, logger: logger)
+        let player = AudioPlayer(output: .several(ConfiguredOutputs.descriptors(c, logger: logger)), logger: logger)
+        let outputs = ConfiguredOutputs(c, player: player)
         let shell = PlaybackShell(player: player, library: library, musicFolder: c.music, logger: logger)
         let loop = EngineLoop(engine: engine, display: display, stores: stores, playback: shell, logger: logger)
         let syncedFile = c.clockSyncedFile
@@ -110,11 +111,12 @@ public final class ClickWheelService: Sendable {
             if changed { loop.post(.libraryChanged(at: MonotonicClock.now())) }
             loop.scanFinished(libraryChanged: changed)
         }
-        let server = try Self.control(c, pool: pool, loop: loop, logger: logger) {
+        let server = try Self.control(c, pool: pool, loop: loop, outputs: outputs, logger: logger) {
             display?.close()
         }
         loop.rescan = { scanner.start() }
         loop.listener = { server.notify($0) }
+        outputs.notify.withLock { $0 = { server.notify($0) } }
         loop.powerCommands = [.shutDown: c.shutdownCommand, .restart: c.restartCommand]
         let evdev = DeviceSetup.evdev(c, logger: logger)
         loop.wheelCalibration = WheelCalibrationLink(evdev: evdev, config: c, configFile: options.configFile, logger: logger)
@@ -165,10 +167,12 @@ public final class ClickWheelService: Sendable {
     /// The control socket (and the TCP address, when configured), listening; on failure `closeDisplay`
     /// runs and the failure says which address.
     private static func control(
-        _ c: ServiceConfig, pool: DatabasePool, loop: EngineLoop, logger: Logger, closeDisplay: () -> Void
+        _ c: ServiceConfig, pool: DatabasePool, loop: EngineLoop, outputs: ConfiguredOutputs, logger: Logger,
+        closeDisplay: () -> Void
     ) throws(StartupFailure) -> ControlServer {
         let commands = ControlCommands(
-            catalog: Catalog(pool), playlists: StoredPlaylists(pool), player: loop, musicFolder: c.music, password: c.password)
+            catalog: Catalog(pool), playlists: StoredPlaylists(pool), player: loop, musicFolder: c.music, password: c.password,
+            outputs: outputs)
         let server = ControlServer(backend: commands, logger: logger)
         var listening = c.socket
         do {

@@ -25,6 +25,9 @@ public final class AudioPlayer: Sendable {
         case null
         /// Any other output, made on the audio thread.
         case custom(@Sendable () -> any AudioOutput)
+        /// Several outputs fed the same PCM (`MultiOutput`), each made on the audio thread; turned on and off
+        /// with `setOutputEnabled`.
+        case several([MultiOutput.Descriptor])
     }
 
     /// What the audio thread reports, each with the ticket of the last command it had carried out;
@@ -54,6 +57,7 @@ public final class AudioPlayer: Sendable {
                 case .pulse(let server): made = PulseAudioOutput(server: server)
                 case .null: made = NullAudioOutput()
                 case .custom(let make): made = make()
+                case .several(let outputs): made = MultiOutput(outputs)
                 }
                 let loop = PlayerLoop(
                     output: made, mailbox: mailbox, logger: logger, positionInterval: positionInterval, stats: stats
@@ -114,6 +118,10 @@ public final class AudioPlayer: Sendable {
     /// Plays the wheel click from the server's sample cache at `volume` (0–100; 0 is off).
     @discardableResult
     public func click(volume: Int) -> UInt64 { mailbox.post(.click(volume: volume)) }
+
+    /// Turns output `index` of `.several` on or off (in the configuration's order); ignored for one output.
+    @discardableResult
+    public func setOutputEnabled(_ index: Int, _ on: Bool) -> UInt64 { mailbox.post(.outputEnabled(index: index, on: on)) }
 
     /// Stops the audio thread and waits until it has let go of the output (for service shutdown).
     public func shutdown() {

@@ -16,6 +16,11 @@ extension PlayerLoop {
         case .soundCheck(let on): setSoundCheck(on)
         case .spokenWordSpeed(let speed): setSpokenWordSpeed(speed)
         case .click(let v): if connected { output.playClick(volume: v) }
+        case .outputEnabled(let index, let on):
+            guard let outputs = output as? MultiOutput else { break }
+            outputs.setEnabled(index, on)
+            // Turned on while nothing could play: try it now rather than at the next retry.
+            if on && !connected { nextAttempt = .distantPast }
         case .shutdown: shuttingDown = true
         }
     }

@@ -98,6 +98,8 @@ enum PlayerCommand: Sendable {
     case soundCheck(Bool)
     case spokenWordSpeed(Double)
     case click(volume: Int)
+    /// Turns one of a `MultiOutput`'s outputs on or off.
+    case outputEnabled(index: Int, on: Bool)
     case shutdown
 }
 

@@ -52,8 +52,14 @@ struct RunCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Scroll acceleration.", valueName: "off|normal|fast"))
     var acceleration: String?
 
-    @Option(help: ArgumentHelp("Audio output: the PulseAudio/PipeWire server, or none (real-time, silent).", valueName: "pulse|null"))
+    @Option(
+        help: ArgumentHelp(
+            "Audio outputs, comma-separated, each fed the same audio: the PulseAudio/PipeWire server, none (real-time, silent), a Snapcast server (see --snapcast).",
+            valueName: "pulse|null|snapcast,…"))
     var output: String?
+
+    @Option(help: ArgumentHelp("The snapserver source the snapcast output feeds (44100:16:2).", valueName: "tcp://HOST:PORT|pipe:///PATH"))
+    var snapcast: String?
 
     /// The configuration: file, environment, then these flags.
     func resolvedConfig() throws -> ServiceConfig {
@@ -61,6 +67,7 @@ struct RunCommand: AsyncParsableCommand {
         let given: [(String, String?)] = [
             ("music", music), ("db", db), ("socket", socket), ("steps_per_detent", stepsPerDetent),
             ("degrees_per_step", degreesPerStep), ("acceleration", acceleration), ("output", output),
+            ("snapcast", snapcast),
             ("input", input.isEmpty ? nil : input.joined(separator: ",")), ("invert_wheel", invertWheel ? "true" : nil),
             ("demo", demo ? "true" : nil),
         ]

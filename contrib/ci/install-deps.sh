@@ -13,7 +13,8 @@ runtime_only=0
 PKGS=(pkg-config libmpg123-dev libpulse-dev libsqlite3-dev libevdev-dev libsonic-dev lame)
 if [ "$runtime_only" = 0 ]; then
   PKGS+=(pulseaudio pulseaudio-utils lcdproc umockdev evemu-tools mpg123 sox mpc mpd
-         python3-mutagen python3-mpd tmux time mpdscribble espeak-ng)
+         python3-mutagen python3-mpd tmux time mpdscribble espeak-ng
+         snapserver snapclient libasound2-plugins python3-dbus python3-gi python3-musicbrainzngs)
 fi
 [ "${WITH_PIPEWIRE:-0}" = 1 ] && PKGS+=(pipewire pipewire-pulse wireplumber dbus-daemon)
 

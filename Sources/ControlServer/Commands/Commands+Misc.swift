@@ -33,12 +33,43 @@ extension ControlCommands {
         }
     }
 
-    /// `outputs`: the one output, always enabled.
+    /// `outputs`: the configured outputs, their ids their places in the list.
     static func outputs(_ ctx: inout MPDContext, _ req: MPDRequest, _ w: inout MPDResponseWriter) throws(MPDError) {
-        w.field("outputid", 0)
-        w.field("outputname", "ClickWheel")
-        w.field("plugin", "pulse")
-        w.field("outputenabled", 1)
+        for (id, o) in ctx.outputSwitch.outputs().enumerated() {
+            w.field("outputid", id)
+            w.field("outputname", o.name)
+            w.field("plugin", o.plugin)
+            w.field("outputenabled", o.enabled ? 1 : 0)
+        }
+    }
+
+    /// `enableoutput ID`, `disableoutput ID`, `toggleoutput ID`: `No such audio output` (50) for an id not
+    /// in the list, `Integer expected` / `Number too large` (2) for one that is not a number.
+    static func enableoutput(_ ctx: inout MPDContext, _ req: MPDRequest, _ w: inout MPDResponseWriter) throws(MPDError) {
+        try switchOutput(ctx, req, true)
+    }
+
+    static func disableoutput(_ ctx: inout MPDContext, _ req: MPDRequest, _ w: inout MPDResponseWriter) throws(MPDError) {
+        try switchOutput(ctx, req, false)
+    }
+
+    static func toggleoutput(_ ctx: inout MPDContext, _ req: MPDRequest, _ w: inout MPDResponseWriter) throws(MPDError) {
+        try switchOutput(ctx, req, nil)
+    }
+
+    private static func switchOutput(_ ctx: MPDContext, _ req: MPDRequest, _ on: Bool?) throws(MPDError) {
+        let id = try req.arguments[0].unsigned()
+        guard id <= UInt64(Int.max), ctx.outputSwitch.set(Int(id), enabled: on) else {
+            throw .noExist("No such audio output")
+        }
+    }
+
+    /// `outputset ID NAME VALUE`: no output here has runtime attributes, so any name is
+    /// `Unsupported attribute` (2), after `No such audio output` (50) for an unknown id, as MPD checks.
+    static func outputset(_ ctx: inout MPDContext, _ req: MPDRequest, _ w: inout MPDResponseWriter) throws(MPDError) {
+        let id = try req.arguments[0].unsigned()
+        guard id < UInt64(ctx.outputSwitch.outputs().count) else { throw .noExist("No such audio output") }
+        throw .argument("Unsupported attribute")
     }
 
     /// `decoders`: the one decoder, for MP3.

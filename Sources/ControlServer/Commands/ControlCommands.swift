@@ -20,6 +20,8 @@ public final class ControlCommands: Sendable {
     let started = Date()
     let currentSongs = CurrentSongCache()
     let librarySongs = LibrarySongs()
+    /// The audio outputs MPD clients list and switch; one fixed output unless the service sets its list.
+    let outputSwitch: any OutputSwitch
     /// Where `warmLibrary` reads, one read at a time (a thread of GCD's pool, off the event loop and
     /// Swift's cooperative pool).
     private let warming = DispatchQueue(label: "clickwheel.mpd.warm", qos: .utility)
@@ -38,8 +40,9 @@ public final class ControlCommands: Sendable {
     /// `default_permissions "read"`).
     public init(
         catalog: Catalog, playlists: StoredPlaylists, player: any PlayerStateSource, musicFolder: String,
-        password: String? = nil
+        password: String? = nil, outputs: any OutputSwitch = FixedOutput()
     ) {
+        outputSwitch = outputs
         self.password = password
         self.musicFolder = musicFolder
         self.catalog = catalog
@@ -66,11 +69,13 @@ public final class ControlCommands: Sendable {
         pinnedSong: SongRecord? = nil, pinnedFolders: MPDContext.PinnedFolders? = nil,
         pinnedStickers: [(path: String, value: String)]? = nil
     ) -> MPDContext {
-        MPDContext(
+        var context = MPDContext(
             catalog: catalog, playlists: playlists, stickers: stickers, messages: messages, player: player, musicFolder: musicFolder, password: password,
             client: client, started: started, currentSongs: currentSongs, librarySongs: librarySongs,
             snapshot: snapshot, onEventLoop: onEventLoop, pinnedSong: pinnedSong, pinnedFolders: pinnedFolders,
             pinnedStickers: pinnedStickers)
+        context.outputSwitch = outputSwitch
+        return context
     }
 
     /// Runs `batch` (on a connection's command queue: it may read the database and wait for the engine).

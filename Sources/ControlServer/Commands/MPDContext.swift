@@ -27,6 +27,8 @@ public struct MPDContext: MPDCommandContext {
     private let pinnedFolders: PinnedFolders?
     /// On the event loop: `sticker find song "" NAME`'s answer, taken from what is kept beforehand.
     let pinnedStickers: [(path: String, value: String)]?
+    /// The audio outputs (`outputs`, `enableoutput`…).
+    var outputSwitch: any OutputSwitch = FixedOutput()
 
     /// What `lsinfo` of the music folder reads, all of it kept in memory (`executeWithoutBlocking`).
     struct PinnedFolders {

@@ -1,0 +1,117 @@
+import Foundation
+import Logging
+
+/// The snapcast output's sender thread: keeps the link to snapserver up (one attempt a second while it is
+/// down) and hands it the queued PCM at real-time pace.
+///
+/// Thread rules: runs on its own thread (`cw-snapcast`) until the output is released; the only code that
+/// touches the link; blocking connects and writes happen here, never on the audio thread.
+struct SnapcastSender {
+    let shared: SnapcastShared
+    let target: SnapcastTarget
+    let logger: Logger
+    /// How often the queue is looked at while playing.
+    static let tick = 0.01
+
+    func run() {
+        var link: SnapcastLink?
+        var nextAttempt = 0.0
+        var downReported = false
+        var converter = PCMConverter(targetRate: SnapcastOutput.streamFormat.sampleRate)
+        var generation = -1
+        var out: [Int16] = []
+        var chunk: [UInt8] = []
+        var pause = 0.0
+        while true {
+            if link == nil, Self.now() >= nextAttempt {
+                do {
+                    link = try SnapcastLink.open(target)
+                    logger.info("snapcast: sending to \(target)")
+                    downReported = false
+                } catch {
+                    nextAttempt = Self.now() + SnapcastOutput.retryInterval
+                    if !downReported {
+                        downReported = true
+                        logger.warning("snapcast: \(error); the rooms are silent, retrying every second")
+                    }
+                }
+                let up = link != nil
+                shared.withLock { $0.linked = up }
+            }
+            // Take the frames due now (or nothing), under the lock.
+            chunk.removeAll(keepingCapacity: true)
+            var format: PCMFormat?
+            var gain = 1.0
+            let stop = shared.wait(pause) { s -> Bool in
+                if s.shutdown { return true }
+                guard let f = s.format, !s.paused, s.queuedFrames > 0 else {
+                    s.anchor = nil
+                    if s.draining, s.format != nil, s.queuedFrames == 0 {
+                        s.draining = false
+                        s.events.append(.drained)
+                        s.wake?()
+                    }
+                    return false
+                }
+                let due: Int64
+                if let follow = s.follow {
+                    let started = follow > (s.followBase ?? follow)
+                    due = started ? follow + Int64(f.sampleRate * SnapcastOutput.followLeadMilliseconds / 1000) - s.played : 0
+                } else {
+                    let now = Self.now()
+                    let anchor = s.anchor ?? (now, s.played)
+                    s.anchor = anchor
+                    let lead = f.sampleRate * SnapcastOutput.leadMilliseconds / 1000
+                    due = Int64((now - anchor.time) * Double(f.sampleRate)) + Int64(lead) - (s.played - anchor.frame)
+                }
+                let take = Int(min(due, Int64(s.queuedFrames)))
+                if take > 0 {
+                    chunk.append(contentsOf: s.queue[s.head..<(s.head + take * f.frameSize)])
+                    s.head += take * f.frameSize
+                    s.played += Int64(take)
+                    format = f
+                    gain = Self.gain(s.volume)
+                    if s.generation != generation {
+                        generation = s.generation
+                        converter.reset(for: f)
+                    }
+                    // No wake for the audio thread here: it polls this output (`wakesWhenWritable` is false) or
+                    // follows another one's wakes; a wake per send cost it 100 passes a second, and the
+                    // local sink underran at the start of a song on a loaded machine.
+                }
+                if s.queuedFrames == 0 { s.anchor = nil }
+                return false
+            }
+            if stop { break }
+            let playing = shared.withLock { $0.format != nil && !$0.paused && $0.queuedFrames > 0 }
+            pause = playing ? Self.tick : (link == nil ? min(SnapcastOutput.retryInterval, 0.25) : 0.25)
+            guard format != nil, let current = link else { continue }
+            out.removeAll(keepingCapacity: true)
+            chunk.withUnsafeBytes { converter.convert($0, gain: gain, into: &out) }
+            // The error comes back as a value: a typed-throws closure through withUnsafeBytes crashes swiftc 6.3.1.
+            let failure: PlaybackError? = out.withUnsafeBytes { bytes in
+                do throws(PlaybackError) { try current.write(bytes) } catch { return error }
+                return nil
+            }
+            if let error = failure {
+                logger.warning("snapcast: lost \(target) (\(error)); the rooms are silent, retrying every second")
+                downReported = true
+                link = nil
+                nextAttempt = Self.now() + SnapcastOutput.retryInterval
+                shared.withLock { $0.linked = false }
+            }
+        }
+    }
+
+    /// Volume 0–100 as an amplitude factor on PulseAudio's cubic scale (50 → 0.125, −18 dB).
+    static func gain(_ volume: Int) -> Double {
+        let v = Double(max(0, min(100, volume))) / 100
+        return v * v * v
+    }
+
+    static func now() -> Double {
+        var ts = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &ts)
+        return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
+    }
+}
