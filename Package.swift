@@ -199,7 +199,7 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ],
-            swiftSettings: strict),
+            exclude: ["Golden"], swiftSettings: strict),
         .testTarget(
             name: "PlaybackTests",
             dependencies: ["Playback", "ClickWheelTestKit"],

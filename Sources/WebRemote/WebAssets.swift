@@ -10,10 +10,12 @@ enum WebAssets {
                 ##"""
 /* ClickWheel's web remote: an iPod classic that fits a phone. No framework, no web fonts. */
 * { box-sizing: border-box; }
+[hidden] { display: none !important; }
 html, body { margin: 0; background: #2b2d31; color: #eee; font-family: system-ui, sans-serif; }
 body { display: flex; flex-direction: column; align-items: center; padding: 12px 8px; min-height: 100vh; }
+:root { --w: min(92vw, 360px); }
 .ipod {
-  width: min(92vw, 360px); padding: 7% 7% 9%; border-radius: 28px;
+  width: var(--w); padding: calc(var(--w) * 0.07) calc(var(--w) * 0.07) calc(var(--w) * 0.09); border-radius: 28px;
   background: linear-gradient(160deg, #fbfbfb, #d9dbde 70%, #c8cacd);
   box-shadow: 0 10px 30px #0008, inset 0 1px 0 #fff; position: relative;
 }
@@ -21,7 +23,8 @@ body { display: flex; flex-direction: column; align-items: center; padding: 12px
   --cols: 16; --rows: 2;
   background: #9fb7c7; border: 3px solid #5c6066; border-radius: 6px; padding: 10px 8px;
   font-family: "DejaVu Sans Mono", "Liberation Mono", Menlo, monospace; color: #12202a;
-  font-size: calc(min(92vw, 360px) * 0.86 / var(--cols) / 0.62); line-height: 1.25;
+  /* The cells fill the glass: its width (the device's 86 %, less padding and border) over the columns. */
+  font-size: calc((var(--w) * 0.86 - 22px) / var(--cols) / 0.62); line-height: 1.25;
   white-space: pre; overflow: hidden; transition: background 0.3s;
 }
 .lcd.off { background: #6f7f89; color: #243038; }
@@ -35,7 +38,7 @@ body { display: flex; flex-direction: column; align-items: center; padding: 12px
 .wheel.pressed .centre { fill: #d2d5d9; }
 .login { margin-top: 12px; color: #333; text-align: center; }
 .login input { font-size: 16px; }
-.now { display: flex; gap: 12px; width: min(92vw, 360px); margin-top: 16px; align-items: center; }
+.now { display: flex; gap: 12px; width: var(--w); margin-top: 16px; align-items: center; }
 .now img { width: 96px; height: 96px; object-fit: cover; border-radius: 4px; background: #444; }
 .now .meta { flex: 1; min-width: 0; }
 .now .title { font-weight: bold; white-space: nowrap; overflow: hidden; text-overflow: ellipsis; }
@@ -62,6 +65,7 @@ footer { margin-top: 14px; font-size: 13px; color: #aaa; display: flex; gap: 16p
   const STEP = 20;            // degrees per wheel step (for the click sound; the server counts its own)
   const TAP_TRAVEL = 10;      // a ring touch that turns less than this is a button
   const RING_HOLD_MS = 400;   // a still ring touch this long holds its button down until release
+  const STILL = 3;            // …still: it turned less than this many degrees
   const CENTRE = 36 / 100;    // the centre button's radius, as a fraction of the wheel's
   const cw = window.cw = { frames: 0, seq: 0, lastFrameAt: 0, lines: [], sent: 0 };
   let ws = null, pendingDeg = 0, flushQueued = false;
@@ -103,7 +107,7 @@ footer { margin-top: 14px; font-size: 13px; color: #aaa; display: flex; gap: 16p
     return url;
   }
   function frame(m) {
-    cw.frames++; cw.seq = m.seq; cw.lastFrameAt = Date.now(); cw.lines = m.lines; cw.charset = m.charset;
+    cw.frames++; cw.seq = m.seq; cw.lastFrameAt = Date.now(); cw.lines = m.lines; cw.charset = m.charset; cw.backlight = m.backlight;
     lcd.style.setProperty("--cols", m.cols); lcd.style.setProperty("--rows", m.rows);
     lcd.classList.toggle("off", !m.backlight);
     lcd.dataset.size = m.cols + "x" + m.rows; lcd.dataset.charset = m.charset;
@@ -199,7 +203,7 @@ footer { margin-top: 14px; font-size: 13px; color: #aaa; display: flex; gap: 16p
     }
     touch = { id: e.pointerId, kind: "ring", angle: p.angle, start: p.angle, travel: 0, clickAcc: 0, held: null };
     touch.timer = setTimeout(() => {
-      if (touch && touch.kind === "ring" && touch.travel < TAP_TRAVEL) { touch.held = ringButton(touch.start); button(touch.held, "down"); }
+      if (touch && touch.kind === "ring" && touch.travel < STILL) { touch.held = ringButton(touch.start); button(touch.held, "down"); }
     }, RING_HOLD_MS);
   });
   wheel.addEventListener("pointermove", (e) => {
@@ -209,6 +213,7 @@ footer { margin-top: 14px; font-size: 13px; color: #aaa; display: flex; gap: 16p
     if (d > 180) d -= 360; else if (d <= -180) d += 360;
     touch.angle = p.angle;
     touch.travel += Math.abs(d);
+    if (touch.travel >= STILL) clearTimeout(touch.timer);  // a turn, not a hold
     turn(d);
     touch.clickAcc += d;
     while (Math.abs(touch.clickAcc) >= STEP) { touch.clickAcc -= Math.sign(touch.clickAcc) * STEP; click(); }
@@ -283,7 +288,7 @@ footer { margin-top: 14px; font-size: 13px; color: #aaa; display: flex; gap: 16p
     <div id="np-artist" class="artist"></div>
     <div class="bar"><div id="np-progress"></div></div>
     <div class="times"><span id="np-elapsed">0:00</span><span id="np-state"></span><span id="np-remaining">-0:00</span></div>
-    <div class="volume" title="volume"><span>🔈</span><div class="bar"><div id="np-volume"></div></div></div>
+    <div class="volume" title="volume"><span>vol</span><div class="bar"><div id="np-volume"></div></div></div>
   </div>
 </section>
 <footer>

@@ -18,6 +18,9 @@ final class WebHub: @unchecked Sendable {
     private var frame: Frame?
     private var backlight = true
     private var nowPlaying: WebNowPlaying?
+    /// When `nowPlaying` came (monotonic nanoseconds): while playing, a browser admitted later gets the
+    /// elapsed time run on to its moment.
+    private var nowPlayingAt: UInt64 = 0
     private var seq: UInt64 = 0
     /// The charset of the display the frames are made for (`WebTeeDisplay` says it).
     var charset: TextCharset
@@ -56,7 +59,13 @@ final class WebHub: @unchecked Sendable {
         if let token { artTokens.insert(token) }
         s.send("{\"t\":\"hello\",\"token\":\(token.map(WebMessages.quote) ?? "null")}")
         if let frame { s.send(WebMessages.frame(frame, charset: charset, backlight: backlight, seq: seq)) }
-        if let nowPlaying { s.send(WebMessages.nowPlaying(nowPlaying, artToken: token)) }
+        if var np = nowPlaying {
+            if np.state == .play {
+                let ran = Int((NIODeadline.now().uptimeNanoseconds - nowPlayingAt) / 1_000_000)
+                np.elapsedMS = min(np.durationMS, np.elapsedMS + ran)
+            }
+            s.send(WebMessages.nowPlaying(np, artToken: token))
+        }
     }
 
     func artAllowed(token: String?) -> Bool {
@@ -83,6 +92,7 @@ final class WebHub: @unchecked Sendable {
         loop.preconditionInEventLoop()
         guard np != nowPlaying else { return }
         nowPlaying = np
+        nowPlayingAt = NIODeadline.now().uptimeNanoseconds
         for s in sessions.values where s.isAdmitted { s.send(WebMessages.nowPlaying(np, artToken: s.artToken)) }
     }
 

@@ -13,7 +13,8 @@ runtime_only=0
 PKGS=(pkg-config libmpg123-dev libpulse-dev libsqlite3-dev libevdev-dev libsonic-dev lame)
 if [ "$runtime_only" = 0 ]; then
   PKGS+=(pulseaudio pulseaudio-utils lcdproc umockdev evemu-tools mpg123 sox mpc mpd
-         python3-mutagen python3-mpd tmux time mpdscribble espeak-ng)
+         python3-mutagen python3-mpd tmux time mpdscribble espeak-ng
+         chromium chromium-driver python3-selenium)  # the web remote's browser test (contrib/ci/web-tests.sh)
 fi
 [ "${WITH_PIPEWIRE:-0}" = 1 ] && PKGS+=(pipewire pipewire-pulse wireplumber dbus-daemon)
 

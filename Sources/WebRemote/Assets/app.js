@@ -8,6 +8,7 @@
   const STEP = 20;            // degrees per wheel step (for the click sound; the server counts its own)
   const TAP_TRAVEL = 10;      // a ring touch that turns less than this is a button
   const RING_HOLD_MS = 400;   // a still ring touch this long holds its button down until release
+  const STILL = 3;            // …still: it turned less than this many degrees
   const CENTRE = 36 / 100;    // the centre button's radius, as a fraction of the wheel's
   const cw = window.cw = { frames: 0, seq: 0, lastFrameAt: 0, lines: [], sent: 0 };
   let ws = null, pendingDeg = 0, flushQueued = false;
@@ -49,7 +50,7 @@
     return url;
   }
   function frame(m) {
-    cw.frames++; cw.seq = m.seq; cw.lastFrameAt = Date.now(); cw.lines = m.lines; cw.charset = m.charset;
+    cw.frames++; cw.seq = m.seq; cw.lastFrameAt = Date.now(); cw.lines = m.lines; cw.charset = m.charset; cw.backlight = m.backlight;
     lcd.style.setProperty("--cols", m.cols); lcd.style.setProperty("--rows", m.rows);
     lcd.classList.toggle("off", !m.backlight);
     lcd.dataset.size = m.cols + "x" + m.rows; lcd.dataset.charset = m.charset;
@@ -145,7 +146,7 @@
     }
     touch = { id: e.pointerId, kind: "ring", angle: p.angle, start: p.angle, travel: 0, clickAcc: 0, held: null };
     touch.timer = setTimeout(() => {
-      if (touch && touch.kind === "ring" && touch.travel < TAP_TRAVEL) { touch.held = ringButton(touch.start); button(touch.held, "down"); }
+      if (touch && touch.kind === "ring" && touch.travel < STILL) { touch.held = ringButton(touch.start); button(touch.held, "down"); }
     }, RING_HOLD_MS);
   });
   wheel.addEventListener("pointermove", (e) => {
@@ -155,6 +156,7 @@
     if (d > 180) d -= 360; else if (d <= -180) d += 360;
     touch.angle = p.angle;
     touch.travel += Math.abs(d);
+    if (touch.travel >= STILL) clearTimeout(touch.timer);  // a turn, not a hold
     turn(d);
     touch.clickAcc += d;
     while (Math.abs(touch.clickAcc) >= STEP) { touch.clickAcc -= Math.sign(touch.clickAcc) * STEP; click(); }
