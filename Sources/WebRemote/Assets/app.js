@@ -111,12 +111,18 @@
   // --- input ---
   function button(b, phase) { send({ t: "button", b, p: phase }); }
   function press(b) { button(b, "down"); button(b, "up"); }
-  // Angle deltas are sent at most once an animation frame (the server's rate limit is 60 messages a second).
+  // Angle deltas are gathered and sent at most every 25 ms (40 a second, under the server's limit of 60
+  // inputs a second whatever the screen's refresh rate), so no turn is lost to the limit.
+  let lastFlush = 0;
   function turn(deg) {
     pendingDeg += deg;
     if (flushQueued) return;
     flushQueued = true;
-    requestAnimationFrame(() => { flushQueued = false; if (pendingDeg) send({ t: "wheel", deg: pendingDeg }); pendingDeg = 0; });
+    setTimeout(() => {
+      flushQueued = false; lastFlush = performance.now();
+      if (pendingDeg) send({ t: "wheel", deg: pendingDeg });
+      pendingDeg = 0;
+    }, Math.max(0, lastFlush + 25 - performance.now()));
   }
 
   let touch = null;  // the pointer on the wheel: {id, kind, angle, travel, clickAcc, held, timer}
