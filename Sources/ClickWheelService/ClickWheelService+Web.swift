@@ -15,7 +15,7 @@ import WebRemote
 /// engine loop, artwork by track id from the library, and Now Playing pushed when playback changes.
 extension ClickWheelService {
     /// The web remote for `c.web`, listening, or nil when it is off. In the demo a taken port is no
-    /// failure: the next nine are tried.
+    /// failure: the next nine are tried, and when all are taken the demo runs without it (one log line).
     static func webRemote(
         _ c: ServiceConfig, pool: DatabasePool, loop: LateLoop, logger: Logger
     ) throws(StartupFailure) -> WebRemote? {
@@ -46,6 +46,10 @@ extension ClickWheelService {
                 if attempt + 1 < tries, options.port != 0 {
                     options.port += 1
                     continue
+                }
+                if c.demo {
+                    logger.warning("web: no free port from \(address) on: the demo runs without the web remote")
+                    return nil
                 }
                 throw StartupFailure(description: "cannot open the web remote on \(address): \(error)")
             }
