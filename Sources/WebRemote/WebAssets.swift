@@ -268,6 +268,7 @@ footer { margin-top: 14px; font-size: 13px; color: #aaa; display: flex; gap: 16p
 <meta name="viewport" content="width=device-width, initial-scale=1, maximum-scale=1, user-scalable=no">
 <meta name="theme-color" content="#d9dbde">
 <title>ClickWheel</title>
+<link rel="icon" href="data:,">
 <link rel="stylesheet" href="/app.css">
 </head>
 <body>

@@ -157,6 +157,20 @@ import Testing
         #expect(r.received.isEmpty)
     }
 
+    @Test func aBrowserThatGivesNoPasswordIsClosedAndOneTooManyRefused() throws {
+        let r = try Running(password: "pw") {
+            $0.authTimeoutSeconds = 1
+            $0.maxClients = 2
+        }
+        let silent = try WSTestClient(port: r.port)
+        #expect(try silent.upgrade() == 101)
+        #expect(silent.readMessage()?["t"] as? String == "auth")
+        let second = try WSTestClient(port: r.port)
+        #expect(try second.upgrade() == 101)
+        #expect(try WSTestClient(port: r.port).upgrade() == 403)
+        #expect(silent.readMessage() == nil && silent.lastClose == 1008)
+    }
+
     @Test func anyAddressButLoopbackNeedsAPassword() throws {
         #expect(throws: WebRemote.StartError.self) { _ = try Running(host: "0.0.0.0") }
         let r = try Running(password: "pw", host: "0.0.0.0")
