@@ -8,7 +8,8 @@ wheel moves the cursor 3 rows; a tap on the centre enters the menu; a touch held
 context menu; the arrow key turns the wheel; a frame made by `clickwheel ctl wheel 1` reaches the page
 within 100 ms (printed); Now Playing shows the title and the artwork; the click sound switch is kept; the
 page fits a phone-sized viewport. Screenshots (PNG) go to $CW_WEB_ARTIFACTS (default .build/web-artifacts);
-the LCD area is compared with Tests/WebRemoteTests/Golden/lcd-20x4.png (CLICKWHEEL_UPDATE_GOLDEN=1 rewrites it).
+the LCD area is compared with Tests/WebRemoteTests/Golden/lcd-20x4.png, and a second service's at 16x2 with
+lcd-16x2.png (CLICKWHEEL_UPDATE_GOLDEN=1 rewrites them).
 
 Usage: contrib/ci/web/browser_test.py [path/to/clickwheel]
 """
@@ -38,7 +39,7 @@ from fixtures import MPD, free_port, make_library, wait_for  # noqa: E402
 ROOT = pathlib.Path(__file__).resolve().parents[3]
 BIN = pathlib.Path(sys.argv[1] if len(sys.argv) > 1 else ROOT / ".build/debug/clickwheel")
 ARTIFACTS = pathlib.Path(os.environ.get("CW_WEB_ARTIFACTS", ROOT / ".build/web-artifacts"))
-GOLDEN = ROOT / "Tests/WebRemoteTests/Golden/lcd-20x4.png"
+GOLDENS = ROOT / "Tests/WebRemoteTests/Golden"
 failures = []
 
 
@@ -48,23 +49,51 @@ def check(ok, what):
         failures.append(what)
 
 
+def golden(name, png_bytes):
+    """Compares a PNG with its golden (or writes it, with CLICKWHEEL_UPDATE_GOLDEN=1 or when missing)."""
+    path = GOLDENS / name
+    if os.environ.get("CLICKWHEEL_UPDATE_GOLDEN") == "1" or not path.exists():
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(png_bytes)
+        print(f"wrote {path.relative_to(ROOT)}")
+        return
+    diff = pngdiff.differing_fraction(path.read_bytes(), png_bytes)
+    check(diff <= 0.005, f"the LCD area matches {name} ({diff:.2%} of pixels differ)")
+
+
+def start_service(music, work, lcd):
+    """`clickwheel run` with the web remote on a free port: (process, control socket, page URL, log file)."""
+    sock, port = str(work / f"socket-{lcd}"), free_port()
+    log = open(work / f"service-{lcd}.log", "wb")
+    service = subprocess.Popen(
+        [str(BIN), "run", "--music", str(music), "--db", str(work / f"library-{lcd}.sqlite"), "--socket", sock,
+         "--display", "none", "--input", "none", "--output", "null", "--lcd", lcd, "--web", f"127.0.0.1:{port}"],
+        stdin=subprocess.DEVNULL, stdout=log, stderr=log)
+    return service, sock, f"http://127.0.0.1:{port}/", log
+
+
+def stop_service(service, log):
+    service.terminate()
+    try:
+        service.wait(timeout=15)
+    except subprocess.TimeoutExpired:
+        service.kill()
+    log.close()
+
+
 def main():
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     work = pathlib.Path(tempfile.mkdtemp(prefix="clickwheel-web-"))
     music, sock = work / "music", str(work / "socket")
     music.mkdir()
     make_library(music)
-    port = free_port()
-    log = open(work / "service.log", "wb")
-    service = subprocess.Popen(
-        [str(BIN), "run", "--music", str(music), "--db", str(work / "library.sqlite"), "--socket", sock,
-         "--display", "none", "--input", "none", "--output", "null", "--lcd", "20x4", "--web", f"127.0.0.1:{port}"],
-        stdin=subprocess.DEVNULL, stdout=log, stderr=log)
+    service, sock, url, log = start_service(music, work, "20x4")
+    small = None
     driver = None
     try:
         mpd = wait_for(lambda: (os.path.exists(sock) and MPD(sock)) or None, timeout=20)
         if not mpd:
-            raise RuntimeError("the service did not start: " + (work / "service.log").read_text())
+            raise RuntimeError("the service did not start: " + (work / "service-20x4.log").read_text())
         check(wait_for(lambda: mpd.screen("music.songs")["count"] == "6", timeout=20), "the library is indexed (6 songs)")
         mpd.screen("main")
 
@@ -74,7 +103,6 @@ def main():
                   "--force-device-scale-factor=1", "--autoplay-policy=no-user-gesture-required"]:
             opts.add_argument(a)
         driver = webdriver.Chrome(service=Service(shutil.which("chromedriver") or "/usr/bin/chromedriver"), options=opts)
-        url = f"http://127.0.0.1:{port}/"
         driver.get(url)
         js = driver.execute_script
         check(wait_for(lambda: js("return window.cw && window.cw.frames") > 0), "the page receives frames")
@@ -131,13 +159,7 @@ def main():
         lcd_png = driver.find_element(By.ID, "lcd").screenshot_as_png
         (ARTIFACTS / "web-remote-lcd.png").write_bytes(lcd_png)
         driver.save_screenshot(str(ARTIFACTS / "web-remote.png"))
-        if os.environ.get("CLICKWHEEL_UPDATE_GOLDEN") == "1" or not GOLDEN.exists():
-            GOLDEN.parent.mkdir(parents=True, exist_ok=True)
-            GOLDEN.write_bytes(lcd_png)
-            print(f"wrote {GOLDEN.relative_to(ROOT)}")
-        else:
-            diff = pngdiff.differing_fraction(GOLDEN.read_bytes(), lcd_png)
-            check(diff <= 0.005, f"the LCD area matches its golden ({diff:.2%} of pixels differ)")
+        golden("lcd-20x4.png", lcd_png)
 
 
         # A tap on the centre enters the menu under the cursor.
@@ -210,17 +232,32 @@ def main():
         check(fits, "the LCD and the wheel fit a 390 px wide phone screen")
         driver.save_screenshot(str(ARTIFACTS / "web-remote-phone.png"))
         same_as_socket("phone viewport")
+
+        # A 16x2 display (a second service): the page draws its size; its LCD area has a golden too.
+        driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+        small = start_service(music, work, "16x2")
+        mpd = wait_for(lambda: (os.path.exists(small[1]) and MPD(small[1])) or None, timeout=20)
+        check(wait_for(lambda: mpd.screen("music.songs")["count"] == "6", timeout=20), "16x2: the library is indexed")
+        mpd.screen("main")
+        mpd("wheel 1")
+        mpd("wheel -1")  # the backlight on, the cursor back on the first row
+        driver.get(small[2])
+        check(wait_for(lambda: js("return window.cw && window.cw.frames") > 0), "16x2: the page receives frames")
+        same_as_socket("16x2 main menu")
+        check(js("return document.getElementById('lcd').dataset.size") == "16x2", "the LCD is 16x2, as configured")
+        wait_for(lambda: js("return window.cw.backlight"), timeout=3)
+        small_png = driver.find_element(By.ID, "lcd").screenshot_as_png
+        (ARTIFACTS / "web-remote-lcd-16x2.png").write_bytes(small_png)
+        golden("lcd-16x2.png", small_png)
     finally:
         if driver:
             driver.quit()
-        service.terminate()
-        try:
-            service.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            service.kill()
-        log.close()
+        stop_service(service, log)
+        if small:
+            stop_service(small[0], small[3])
         if failures:
-            print((work / "service.log").read_text()[-3000:])
+            for f in sorted(work.glob("service-*.log")):
+                print(f.name, f.read_text()[-3000:])
         else:
             shutil.rmtree(work, ignore_errors=True)
     print(f"screenshots in {ARTIFACTS}")
