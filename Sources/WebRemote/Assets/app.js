@@ -12,6 +12,7 @@
   const CENTRE = 36 / 100;    // the centre button's radius, as a fraction of the wheel's
   const cw = window.cw = { frames: 0, seq: 0, lastFrameAt: 0, lines: [], sent: 0 };
   let ws = null, pendingDeg = 0, flushQueued = false;
+  let password = null;  // kept in memory only, once accepted: a reconnection gives it again
 
   // --- the socket ---
   function connect() {
@@ -23,8 +24,9 @@
       if (m.t === "frame") frame(m);
       else if (m.t === "np") nowPlaying(m);
       else if (m.t === "hello") { login.hidden = true; cw.token = m.token; status.textContent = "connected"; }
+      else if (m.t === "auth" && password !== null) send({ t: "auth", password });
       else if (m.t === "auth") { login.hidden = false; $("password").focus(); status.textContent = "password needed"; }
-      else if (m.t === "denied") { $("login-note").textContent = "wrong password"; }
+      else if (m.t === "denied") { password = null; $("login-note").textContent = "wrong password"; }
     };
   }
   function send(obj) {
@@ -32,7 +34,8 @@
   }
   login.addEventListener("submit", (e) => {
     e.preventDefault();
-    send({ t: "auth", password: $("password").value });
+    password = $("password").value;
+    send({ t: "auth", password });
   });
 
   // --- the LCD ---

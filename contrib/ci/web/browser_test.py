@@ -7,7 +7,8 @@ Checks: the page's LCD rows equal the control socket's `screen` rows; a pointer 
 wheel moves the cursor 3 rows; a tap on the centre enters the menu; a touch held on the centre opens the
 context menu; the arrow key turns the wheel; a frame made by `clickwheel ctl wheel 1` reaches the page
 within 100 ms (printed); Now Playing shows the title and the artwork; the click sound switch is kept; the
-page fits a phone-sized viewport. Screenshots (PNG) go to $CW_WEB_ARTIFACTS (default .build/web-artifacts);
+page fits a phone-sized viewport; with a password the page shows nothing before it is given (a wrong one
+is refused). Screenshots (PNG) go to $CW_WEB_ARTIFACTS (default .build/web-artifacts);
 the LCD area is compared with Tests/WebRemoteTests/Golden/lcd-20x4.png, and a second service's at 16x2 with
 lcd-16x2.png (CLICKWHEEL_UPDATE_GOLDEN=1 rewrites them).
 
@@ -61,14 +62,15 @@ def golden(name, png_bytes):
     check(diff <= 0.005, f"the LCD area matches {name} ({diff:.2%} of pixels differ)")
 
 
-def start_service(music, work, lcd):
+def start_service(music, work, lcd, password=None):
     """`clickwheel run` with the web remote on a free port: (process, control socket, page URL, log file)."""
     sock, port = str(work / f"socket-{lcd}"), free_port()
     log = open(work / f"service-{lcd}.log", "wb")
     service = subprocess.Popen(
         [str(BIN), "run", "--music", str(music), "--db", str(work / f"library-{lcd}.sqlite"), "--socket", sock,
          "--display", "none", "--input", "none", "--output", "null", "--lcd", lcd, "--web", f"127.0.0.1:{port}"],
-        stdin=subprocess.DEVNULL, stdout=log, stderr=log)
+        stdin=subprocess.DEVNULL, stdout=log, stderr=log,
+        env=dict(os.environ, **({"CLICKWHEEL_PASSWORD": password} if password else {})))
     return service, sock, f"http://127.0.0.1:{port}/", log
 
 
@@ -233,16 +235,31 @@ def main():
         driver.save_screenshot(str(ARTIFACTS / "web-remote-phone.png"))
         same_as_socket("phone viewport")
 
-        # A 16x2 display (a second service): the page draws its size; its LCD area has a golden too.
+        # A 16x2 display (a second service, with a password): the page asks for the password and shows
+        # nothing before it; then it draws the display's size; its LCD area has a golden too.
         driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
-        small = start_service(music, work, "16x2")
+        small = start_service(music, work, "16x2", password="open sesame")
         mpd = wait_for(lambda: (os.path.exists(small[1]) and MPD(small[1])) or None, timeout=20)
+        mpd("password \"open sesame\"")
         check(wait_for(lambda: mpd.screen("music.songs")["count"] == "6", timeout=20), "16x2: the library is indexed")
         mpd.screen("main")
         mpd("wheel 1")
         mpd("wheel -1")  # the backlight on, the cursor back on the first row
         driver.get(small[2])
-        check(wait_for(lambda: js("return window.cw && window.cw.frames") > 0), "16x2: the page receives frames")
+        check(wait_for(lambda: driver.find_element(By.ID, "login").is_displayed(), timeout=5),
+              "with a password: the page asks for it")
+        pw = driver.find_element(By.ID, "password")
+        pw.send_keys("wrong")
+        pw.send_keys(Keys.ENTER)
+        check(wait_for(lambda: driver.find_element(By.ID, "login-note").text == "wrong password", timeout=5),
+              "a wrong password is refused")
+        check(js("return window.cw.frames") == 0 and page_rows() == [], "…and nothing of the device is shown")
+        wait_for(lambda: driver.find_element(By.ID, "login").is_displayed(), timeout=5)  # reconnected, asked again
+        pw = driver.find_element(By.ID, "password")
+        pw.clear()
+        pw.send_keys("open sesame")
+        pw.send_keys(Keys.ENTER)
+        check(wait_for(lambda: js("return window.cw && window.cw.frames") > 0), "16x2: with the password, the page receives frames")
         same_as_socket("16x2 main menu")
         check(js("return document.getElementById('lcd').dataset.size") == "16x2", "the LCD is 16x2, as configured")
         wait_for(lambda: js("return window.cw.backlight"), timeout=3)
