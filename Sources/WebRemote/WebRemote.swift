@@ -168,10 +168,11 @@ public final class WebRemote: Sendable {
         return name == "localhost" || name == "::1" || name.hasPrefix("127.")
     }
 
-    /// A WebSocket's `Origin` must be the page's own: `http://` and the very `Host` it asked.
+    /// A WebSocket's `Origin` must be the page's own: the very `Host` it asked, over `http://` (or `https://`
+    /// behind a TLS proxy that passes the host on).
     static func originAllowed(_ origin: String?, host: String?) -> Bool {
         guard let origin, let host else { return false }
-        return origin == "http://\(host)"
+        return origin == "http://\(host)" || origin == "https://\(host)"
     }
 }
 

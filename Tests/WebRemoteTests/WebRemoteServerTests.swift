@@ -76,6 +76,8 @@ import Testing
         #expect(try WSTestClient(port: r.port).upgrade(origin: "http://evil.example:80", host: "evil.example:80") == 403)
         #expect(try WSTestClient(port: r.port).get("/", headers: ["Host": "evil.example"]).status == 403)
         #expect(try WSTestClient(port: r.port).upgrade(origin: "http://localhost:1", host: "localhost:1") == 101)
+        #expect(try WSTestClient(port: r.port).upgrade(origin: "https://localhost:1", host: "localhost:1") == 101)
+        #expect(try WSTestClient(port: r.port).upgrade(origin: "http://localhost:2", host: "localhost:1") == 403)
     }
 
     @Test func everyBrowserSeesTheFramesAndTheWheelTurnsIn20DegreeSteps() throws {
