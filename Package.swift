@@ -102,6 +102,21 @@ let package = Package(
             ],
             swiftSettings: strict),
 
+        // The web remote: the page (assets built in), the live LCD frames and the wheel over one WebSocket
+        // (SwiftNIO's HTTP/1 and WebSocket, already in the package: no new dependency).
+        .target(
+            name: "WebRemote",
+            dependencies: [
+                "ClickWheelCore",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOWebSocket", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            exclude: ["Assets"],
+            swiftSettings: strict),
+
         // The service's configuration: YAML file, environment, flags; errors with file, line and column.
         .target(
             name: "ClickWheelConfig",
@@ -114,7 +129,7 @@ let package = Package(
             name: "ClickWheelService",
             dependencies: [
                 "ClickWheelConfig", "ClickWheelCore", "ControlServer", "Devices", "Library", "MPDProtocol", "NamedThreads",
-                "Playback",
+                "Playback", "WebRemote",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -183,6 +198,15 @@ let package = Package(
             name: "DevicesTests",
             dependencies: ["Devices", "Evdev", "ClickWheelCore", "ClickWheelTestKit"],
             exclude: ["Evdev", "Golden"], swiftSettings: strict),
+        .testTarget(
+            name: "WebRemoteTests",
+            dependencies: [
+                "WebRemote", "ClickWheelCore", "ClickWheelTestKit",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            exclude: ["Golden"], swiftSettings: strict),
         .testTarget(
             name: "PlaybackTests",
             dependencies: ["Playback", "ClickWheelTestKit"],

@@ -5,7 +5,9 @@
 # Usage: contrib/run.sh [MUSIC_DIR] [clickwheel run options…]
 #   MUSIC_DIR defaults to $CLICKWHEEL_MUSIC, else ~/Music; when none of them exists, the demo library:
 #   `clickwheel run --demo` makes a small tagged one once (with lame) under
-#   ${XDG_DATA_HOME:-~/.local/share}/clickwheel/demo, with its own database, and plays it.
+#   ${XDG_DATA_HOME:-~/.local/share}/clickwheel/demo, with its own database, and plays it; the demo also
+#   serves the web remote (the device in a browser) on http://127.0.0.1:8080/ (or the next free port: the
+#   status line under the LCD says which).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash contrib/ci/install-deps.sh --runtime   # includes lame, which --demo encodes with

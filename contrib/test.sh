@@ -18,6 +18,8 @@ swift build --build-tests
 bash contrib/ci/evdev-tests.sh
 bash contrib/ci/lcdd-tests.sh
 bash contrib/ci/service-e2e.sh
+# The web remote in a real headless Chromium against the real service (about a minute).
+bash contrib/ci/web-tests.sh
 
 # The audio tests (PlaybackTests: real MP3 fixtures played into a null sink, captured with parec) run on
 # their own, twice: against a private PulseAudio 16, then the real-server ones against PipeWire 0.3.65's

@@ -120,6 +120,7 @@ struct ConfigKey: Sendable {
         },
         ConfigKey(name: "socket_group") { c, v in nonEmpty(v) { c.socketGroup = $0 } },
         ConfigKey(name: "tcp") { c, v in hostPort(v, example: "127.0.0.1:6600") { c.tcp = $0 } },
+        ConfigKey(name: "web") { c, v in hostPort(v, example: "127.0.0.1:8080") { c.web = $0 } },
         ConfigKey(name: "password") { c, v in nonEmpty(v) { c.password = $0 } },
         ConfigKey(name: "demo") { c, v in bool(v) { c.demo = $0 } },
         ConfigKey(name: "shutdown_command") { c, v in nonEmpty(v) { c.shutdownCommand = $0 } },

@@ -46,6 +46,9 @@ public struct ServiceConfig: Equatable, Sendable {
     public var socketGroup: String?
     /// Also serve the MPD protocol on TCP, `HOST:PORT` (off by default; keep it on loopback).
     public var tcp: String?
+    /// The web remote (`HOST:PORT`: the page and its WebSocket, off by default). Any address but loopback
+    /// needs `password`, which every browser must then give.
+    public var web: String?
     /// The control socket's password (MPD's `password`): without it a client may only read.
     public var password: String?
     /// Play the generated demo library: `music` and `db` become `demoFolder` and `demoDatabase`

@@ -8,6 +8,7 @@ import Library
 public import Logging
 import Playback
 import ServiceLifecycle
+import WebRemote
 
 /// `clickwheel run`: the parts of the service, made from a configuration and run as one
 /// swift-service-lifecycle `ServiceGroup` (SIGTERM and SIGINT stop it gracefully).
@@ -83,13 +84,21 @@ public final class ClickWheelService: Sendable {
         let stores = EngineStores(
             settings: SettingsStore(pool), resume: resumeStore, playState: PlayStateStore(pool),
             scrobbles: c.scrobbleLog.map { Self.scrobbleLog($0, c, pool: pool, version: options.version, logger: logger) })
-        let display: (any TextDisplay)?
+        // The web remote (when configured) sees every frame the display does: it is part of the display.
+        // Listening before the display opens, so the terminal can show its address.
+        let lateLoop = LateLoop()
+        let web = try Self.webRemote(c, pool: pool, loop: lateLoop, logger: logger)
+        let webNote = web.map { " · web: " + WebRemote.url(host: $0.options.host, port: $0.port) } ?? ""
+        let device: (any TextDisplay)?
         do {
             let audio = c.outputs == [.null] ? "audio: none (--output null)" : c.outputs == [.pulse] ? "audio: PulseAudio/PipeWire" : "audio: " + c.outputs.map(\.rawValue).joined(separator: " + ")
-            display = try DeviceSetup.display(c, interactive: options.interactive, note: audio + " · q quits" + logNote, logger: logger)
+            device = try DeviceSetup.display(
+                c, interactive: options.interactive, note: audio + webNote + " · q quits" + logNote, logger: logger)
         } catch {
+            web?.stop()
             throw StartupFailure(description: "\(error)")
         }
+        let display: (any TextDisplay)? = web.map { WebTeeDisplay(primary: device, remote: $0) } ?? device
         let library = LibraryStore(pool)
         let engine = Engine(
             library: library,
@@ -101,6 +110,8 @@ public final class ClickWheelService: Sendable {
         let outputs = ConfiguredOutputs(c, player: player)
         let shell = PlaybackShell(player: player, library: library, musicFolder: c.music, logger: logger)
         let loop = EngineLoop(engine: engine, display: display, stores: stores, playback: shell, logger: logger)
+        lateLoop.set(loop)
+        let nowPlaying = web.map { WebNowPlayingFeed(remote: $0, loop: loop, catalog: Catalog(pool), music: c.music) }
         let syncedFile = c.clockSyncedFile
         loop.clockSynced = { SystemClock.isSynchronised(syncedFile: syncedFile) }
 
@@ -111,11 +122,15 @@ public final class ClickWheelService: Sendable {
             if changed { loop.post(.libraryChanged(at: MonotonicClock.now())) }
             loop.scanFinished(libraryChanged: changed)
         }
-        let server = try Self.control(c, pool: pool, loop: loop, outputs: outputs, logger: logger) {
-            display?.close()
+        let server: ControlServer
+        do {
+            server = try Self.control(c, pool: pool, loop: loop, outputs: outputs, logger: logger) { display?.close() }
+        } catch {
+            web?.stop()
+            throw error
         }
         loop.rescan = { scanner.start() }
-        loop.listener = { server.notify($0) }
+        loop.listener = { server.notify($0); nowPlaying?.changed($0) }
         outputs.notify.withLock { $0 = { server.notify($0) } }
         loop.powerCommands = [.shutDown: c.shutdownCommand, .restart: c.restartCommand]
         let evdev = DeviceSetup.evdev(c, logger: logger)
@@ -147,6 +162,7 @@ public final class ClickWheelService: Sendable {
                 logger: logger
             ) { watching in logger.info("running: music \(c.music) (\(watching)), \(where_)") },
             ControlService(server: server),
+            WebService(remote: web, nowPlaying: nowPlaying),
             InputService(
                 keyboard: useKeyboard ? KeyboardInput(holdMS: 1000) { quit() } : nil, evdev: evdev, loop: loop,
                 quit: quit, logger: logger),

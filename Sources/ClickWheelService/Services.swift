@@ -9,6 +9,7 @@ import NamedThreads
 import Playback
 import ServiceLifecycle
 import UnixSignals
+import WebRemote
 
 // The long-lived parts of `clickwheel run`, each a swift-service-lifecycle `Service`. Each one's
 // `run()` starts its part, waits for the group's graceful shutdown (which comes to them in the reverse
@@ -91,6 +92,19 @@ struct ControlService: Service {
     func run() async {
         try? await gracefulShutdown()
         await NamedThread.run("cw-stop") { server.stop() }
+    }
+}
+
+/// The web remote (listening since the service was made, so that a taken port fails the start): Now
+/// Playing once at start, then closed at shutdown.
+struct WebService: Service {
+    let remote: WebRemote?
+    let nowPlaying: WebNowPlayingFeed?
+
+    func run() async {
+        nowPlaying?.changed(.player)
+        try? await gracefulShutdown()
+        if let remote { await NamedThread.run("cw-stop") { remote.stop() } }
     }
 }
 

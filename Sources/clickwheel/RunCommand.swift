@@ -61,6 +61,9 @@ struct RunCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("The snapserver source the snapcast output feeds (44100:16:2).", valueName: "tcp://HOST:PORT|pipe:///PATH"))
     var snapcast: String?
 
+    @Option(help: ArgumentHelp("Serve the web remote (the device in a browser) on HOST:PORT (env CLICKWHEEL_WEB; off by default, --demo: 127.0.0.1:8080). Any address but loopback needs the password key.", valueName: "HOST:PORT"))
+    var web: String?
+
     /// The configuration: file, environment, then these flags.
     func resolvedConfig() throws -> ServiceConfig {
         var flags: [String: String] = [:]
@@ -69,13 +72,15 @@ struct RunCommand: AsyncParsableCommand {
             ("degrees_per_step", degreesPerStep), ("acceleration", acceleration), ("output", output),
             ("snapcast", snapcast),
             ("input", input.isEmpty ? nil : input.joined(separator: ",")), ("invert_wheel", invertWheel ? "true" : nil),
-            ("demo", demo ? "true" : nil),
+            ("demo", demo ? "true" : nil), ("web", web),
         ]
         for case (let key, let value?) in given { flags[key] = value }
         flags.merge(displayOptions.flags) { a, _ in a }
         var c = try Failure.configuration(explicit: config, flags: flags).config
         // The demo on a terminal shows itself there, whatever display the configuration file names.
         if c.demo, displayOptions.display == nil, isatty(STDOUT_FILENO) == 1 { c.display = .terminal }
+        // The demo is also the device in a browser (the next free port of 8080…8089).
+        if c.demo, c.web == nil { c.web = Self.demoWeb }
         return c
     }
 
@@ -105,6 +110,8 @@ struct RunCommand: AsyncParsableCommand {
         case .failure(let failure): throw Failure.exit(failure.description)
         }
     }
+
+    static let demoWeb = "127.0.0.1:8080"
 
     /// Standard input and output are both a terminal.
     static var interactive: Bool { isatty(STDIN_FILENO) == 1 && isatty(STDOUT_FILENO) == 1 }

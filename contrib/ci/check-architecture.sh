@@ -12,7 +12,8 @@
 #      kernel clock's sync status) only by Devices (SystemClock).
 #   4. Nothing imports upward or sideways. Layers, low to high: the wrappers (Mpg123, Pulse, Evdev, I2C, Sonic);
 #      ClickWheelCore; the ports' implementations and codecs (Library, Playback, MPDProtocol, Devices,
-#      ClickWheelConfig), which do not import one another; ControlServer; ClickWheelService; clickwheel.
+#      ClickWheelConfig), which do not import one another; ControlServer and WebRemote (beside each other);
+#      ClickWheelService; clickwheel.
 #      A module imports only modules of lower layers. ClickWheelTestKit sits beside the ports' layer.
 #   5. ClickWheelService (when its folder exists) is imported by no module of Sources/ but clickwheel, and
 #      by no benchmark (tests may drive it).
@@ -39,7 +40,7 @@ layer() {
     Mpg123|Pulse|Evdev|I2C|Sonic) echo 1;;
     ClickWheelCore) echo 2;;
     Library|Playback|MPDProtocol|Devices|ClickWheelConfig|ClickWheelTestKit) echo 3;;
-    ControlServer) echo 4;;
+    ControlServer|WebRemote) echo 4;;
     ClickWheelService) echo 5;;
     clickwheel) echo 6;;
     *) echo "";;

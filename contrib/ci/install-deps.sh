@@ -14,7 +14,8 @@ PKGS=(pkg-config libmpg123-dev libpulse-dev libsqlite3-dev libevdev-dev libsonic
 if [ "$runtime_only" = 0 ]; then
   PKGS+=(pulseaudio pulseaudio-utils lcdproc umockdev evemu-tools mpg123 sox mpc mpd
          python3-mutagen python3-mpd tmux time mpdscribble espeak-ng
-         snapserver snapclient libasound2-plugins python3-dbus python3-gi python3-musicbrainzngs)
+         snapserver snapclient libasound2-plugins python3-dbus python3-gi python3-musicbrainzngs
+         chromium chromium-driver python3-selenium)  # the web remote's browser test (contrib/ci/web-tests.sh)
 fi
 [ "${WITH_PIPEWIRE:-0}" = 1 ] && PKGS+=(pipewire pipewire-pulse wireplumber dbus-daemon)
 

@@ -1,0 +1,123 @@
+import ClickWheelCore
+import Logging
+import NIOCore
+import NIOWebSocket
+
+/// The browsers connected to the web remote and what they are shown: the last frame, the backlight and
+/// Now Playing, sent to every admitted browser when they change and to a new one when it is admitted.
+///
+/// Thread rules: everything here runs on `loop`, the remote's one event loop (which each entry point
+/// asserts). `@unchecked Sendable`: its mutable fields are touched only there; other threads reach it
+/// through `loop.execute`.
+final class WebHub: @unchecked Sendable {
+    let loop: any EventLoop
+    let options: WebRemoteOptions
+    let logger: Logger
+    let input: @Sendable (WebInput) -> Void
+    private var sessions: [ObjectIdentifier: WebSocketSession] = [:]
+    private var frame: Frame?
+    private var backlight = true
+    private var nowPlaying: WebNowPlaying?
+    /// When `nowPlaying` came (monotonic nanoseconds): while playing, a browser admitted later gets the
+    /// elapsed time run on to its moment.
+    private var nowPlayingAt: UInt64 = 0
+    private var seq: UInt64 = 0
+    /// The charset of the display the frames are made for (`WebTeeDisplay` says it).
+    var charset: TextCharset
+    /// The art token of each admitted browser (asked for on `/art/ID` when a password is needed).
+    private var artTokens: Set<String> = []
+
+    init(loop: any EventLoop, options: WebRemoteOptions, logger: Logger, input: @escaping @Sendable (WebInput) -> Void) {
+        self.loop = loop
+        self.options = options
+        self.logger = logger
+        self.input = input
+        charset = options.charset
+    }
+
+    var count: Int {
+        loop.preconditionInEventLoop()
+        return sessions.count
+    }
+
+    func add(_ s: WebSocketSession) {
+        loop.preconditionInEventLoop()
+        sessions[ObjectIdentifier(s)] = s
+    }
+
+    func remove(_ s: WebSocketSession) {
+        loop.preconditionInEventLoop()
+        sessions[ObjectIdentifier(s)] = nil
+        if let token = s.artToken { artTokens.remove(token) }
+    }
+
+    /// A browser gave the password (or needs none): it gets its token, the frame and Now Playing.
+    func admitted(_ s: WebSocketSession) {
+        loop.preconditionInEventLoop()
+        let token = options.needsPassword ? Self.newToken() : nil
+        s.artToken = token
+        if let token { artTokens.insert(token) }
+        s.send("{\"t\":\"hello\",\"token\":\(token.map(WebMessages.quote) ?? "null")}")
+        if let frame { s.send(WebMessages.frame(frame, charset: charset, backlight: backlight, seq: seq)) }
+        if var np = nowPlaying {
+            if np.state == .play {
+                let ran = Int((NIODeadline.now().uptimeNanoseconds - nowPlayingAt) / 1_000_000)
+                np.elapsedMS = min(np.durationMS, np.elapsedMS + ran)
+            }
+            s.send(WebMessages.nowPlaying(np, artToken: token))
+        }
+    }
+
+    func artAllowed(token: String?) -> Bool {
+        loop.preconditionInEventLoop()
+        guard options.needsPassword else { return true }
+        return token.map(artTokens.contains) ?? false
+    }
+
+    func show(_ new: Frame) {
+        loop.preconditionInEventLoop()
+        frame = new
+        seq += 1
+        broadcast(WebMessages.frame(new, charset: charset, backlight: backlight, seq: seq))
+    }
+
+    func setBacklight(_ on: Bool) {
+        loop.preconditionInEventLoop()
+        guard on != backlight else { return }
+        backlight = on
+        if let frame { show(frame) }
+    }
+
+    func setNowPlaying(_ np: WebNowPlaying) {
+        loop.preconditionInEventLoop()
+        guard np != nowPlaying else { return }
+        nowPlaying = np
+        nowPlayingAt = NIODeadline.now().uptimeNanoseconds
+        for s in sessions.values where s.isAdmitted { s.send(WebMessages.nowPlaying(np, artToken: s.artToken)) }
+    }
+
+    /// Sends `text` to every admitted browser; one that owes more than `maxOwedBytes` (it stopped
+    /// reading) is dropped instead, so a stuck browser never holds frames back from the others or the engine.
+    private func broadcast(_ text: String) {
+        var buffer: ByteBuffer?
+        for s in sessions.values where s.isAdmitted {
+            if buffer == nil { buffer = s.channel.allocator.buffer(string: text) }
+            guard s.channel.isWritable else {
+                logger.warning("web: a browser stopped reading (\(options.maxOwedBytes >> 10) KiB owed); dropped")
+                s.drop()
+                continue
+            }
+            s.send(buffer!)
+        }
+    }
+
+    func closeAll() {
+        loop.preconditionInEventLoop()
+        for s in sessions.values { s.drop() }
+    }
+
+    private static func newToken() -> String {
+        var g = SystemRandomNumberGenerator()
+        return (0..<4).map { _ in String(g.next() as UInt64, radix: 16) }.joined()
+    }
+}

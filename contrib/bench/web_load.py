@@ -1,0 +1,137 @@
+#!/usr/bin/env python3
+"""The web remote under load: 50 browsers' WebSockets watching while one more turns the wheel.
+
+Starts `clickwheel run` (no display, null audio) with the web remote on a small generated library (sox +
+lame), opens WATCHERS WebSocket clients (the page's own protocol, with its Origin) and one spinner that
+sends 20° wheel deltas as the page does, one step at a time on the main menu (down, up, down…: every step
+moves the cursor, so every step makes a frame, and the reversals keep the acceleration at rest). For each
+step it measures, in every client, the time from sending the angle to receiving the frame it made: input
+through the socket, the engine's step, the frame encoded once and written to all clients. Printed: p50,
+p99 and max over all clients and steps, and the same with no watchers (the engine's step → frame path
+alone), so the cost of 50 watchers shows, and the p99 of each step's first receipt (the server's path
+without this one-threaded client reading 51 sockets in turn). Goal: p99 ≤ 50 ms with 50 watchers.
+
+Usage: contrib/bench/web_load.py [--binary .build/release/clickwheel] [--watchers 50] [--steps 200]
+"""
+import argparse
+import asyncio
+import base64
+import json
+import os
+import pathlib
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1] / "ci/web"))
+from fixtures import MPD, free_port, make_library, wait_for  # noqa: E402
+
+
+class WS:
+    """A minimal WebSocket client (text frames, masked as a browser's)."""
+
+    async def open(self, port):
+        self.reader, self.writer = await asyncio.open_connection("127.0.0.1", port)
+        key = base64.b64encode(os.urandom(16)).decode()
+        self.writer.write((f"GET /ws HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nOrigin: http://127.0.0.1:{port}\r\n"
+                           f"Upgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: {key}\r\n"
+                           "Sec-WebSocket-Version: 13\r\n\r\n").encode())
+        head = await self.reader.readuntil(b"\r\n\r\n")
+        assert head.startswith(b"HTTP/1.1 101"), head
+        sock = self.writer.get_extra_info("socket")
+        sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        return self
+
+    async def recv(self):
+        b0, b1 = await self.reader.readexactly(2)
+        n = b1 & 0x7F
+        if n == 126:
+            n = int.from_bytes(await self.reader.readexactly(2), "big")
+        elif n == 127:
+            n = int.from_bytes(await self.reader.readexactly(8), "big")
+        payload = await self.reader.readexactly(n)
+        return json.loads(payload) if b0 & 0x0F == 1 else None
+
+    def send(self, obj):
+        data = json.dumps(obj).encode()
+        mask = os.urandom(4)
+        head = bytes([0x81, 0x80 | len(data)]) if len(data) < 126 else bytes([0x81, 0xFE]) + len(data).to_bytes(2, "big")
+        self.writer.write(head + mask + bytes(b ^ mask[i % 4] for i, b in enumerate(data)))
+
+
+async def run(port, watchers, steps):
+    clients = [await WS().open(port) for _ in range(watchers)]
+    spinner = await WS().open(port)
+    everyone = clients + [spinner]
+    last = {}
+
+    async def drain(c):  # until the hello and the current frame are in
+        while True:
+            m = await c.recv()
+            if m and m.get("t") == "frame":
+                last[id(c)] = m["seq"]
+                return
+    await asyncio.gather(*(drain(c) for c in everyone))
+    latencies = []
+    for i in range(steps):
+        seq = max(last.values())
+
+        async def wait_frame(c):
+            while True:
+                m = await c.recv()
+                if m and m.get("t") == "frame" and m["seq"] > seq:
+                    last[id(c)] = m["seq"]
+                    return time.perf_counter()
+        waits = [asyncio.ensure_future(wait_frame(c)) for c in everyone]
+        t0 = time.perf_counter()
+        spinner.send({"t": "wheel", "deg": 20 if i % 2 == 0 else -20})
+        done = await asyncio.wait_for(asyncio.gather(*waits), timeout=5)
+        latencies.append(sorted((t - t0) * 1000 for t in done))
+        await asyncio.sleep(0.03)  # 30 steps a second at most: under the page's input rate limit
+    for c in everyone:
+        c.writer.close()
+    return latencies
+
+
+def pct(values, p):
+    s = sorted(values)
+    return s[min(len(s) - 1, int(len(s) * p / 100))]
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--binary", default=".build/release/clickwheel")
+    ap.add_argument("--watchers", type=int, default=50)
+    ap.add_argument("--steps", type=int, default=200)
+    args = ap.parse_args()
+    work = pathlib.Path(tempfile.mkdtemp(prefix="clickwheel-webload-"))
+    music, sock = work / "music", str(work / "socket")
+    music.mkdir()
+    make_library(music)
+    port = free_port()
+    service = subprocess.Popen(
+        [args.binary, "run", "--music", str(music), "--db", str(work / "db.sqlite"), "--socket", sock,
+         "--display", "none", "--input", "none", "--output", "null", "--lcd", "20x4", "--web", f"127.0.0.1:{port}"],
+        stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        mpd = wait_for(lambda: (os.path.exists(sock) and MPD(sock)) or None, timeout=20)
+        wait_for(lambda: mpd.screen("music.songs")["count"] == "6", timeout=20)
+        for watchers in (0, args.watchers):
+            mpd.screen("main")
+            steps = asyncio.run(run(port, watchers, args.steps))
+            lat = [ms for step in steps for ms in step]
+            first = [step[0] for step in steps]
+            print(f"{watchers:3d} watchers + 1 spinner, {args.steps} steps, {len(lat)} frames received: "
+                  f"wheel angle -> frame p50 {pct(lat, 50):.1f} ms, p99 {pct(lat, 99):.1f} ms, max {max(lat):.1f} ms; "
+                  f"first client of each step p99 {pct(first, 99):.1f} ms")
+    finally:
+        service.terminate()
+        service.wait(timeout=15)
+        shutil.rmtree(work, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()
