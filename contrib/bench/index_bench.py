@@ -358,6 +358,8 @@ def main():
     ap.add_argument("--shared", default=os.environ.get("CLICKWHEEL_SHARED", os.path.join(ROOT, "..", "shared")))
     ap.add_argument("--mpd", default=shutil.which("mpd") or "/usr/bin/mpd")
     ap.add_argument("--json", help="write every figure here")
+    ap.add_argument("--binary", help="use this clickwheel binary instead of building the release one "
+                                     "(e.g. another branch's, or a debug build when a release build cannot be had)")
     ap.add_argument("--cold", action="store_true",
                     help="drop the page cache before every full index (root) and report what each reads")
     ap.add_argument("--throttle", type=float, metavar="MBPS",
@@ -385,10 +387,14 @@ def main():
                        check=True)
     manifest = json.load(open(manifest_path, encoding="utf-8"))
     music = os.path.join(a.corpus, "music")
-    log("building clickwheel (release)")
-    subprocess.run(["swift", "build", "-c", "release", "--product", "clickwheel"], cwd=ROOT, check=True,
-                   stdout=subprocess.DEVNULL)
-    binary = os.path.join(ROOT, ".build", "release", "clickwheel")
+    if a.binary:
+        binary = os.path.abspath(a.binary)
+        log("using %s" % binary)
+    else:
+        log("building clickwheel (release)")
+        subprocess.run(["swift", "build", "-c", "release", "--product", "clickwheel"], cwd=ROOT, check=True,
+                       stdout=subprocess.DEVNULL)
+        binary = os.path.join(ROOT, ".build", "release", "clickwheel")
     if a.cold:
         cold_main(a, manifest, music, binary, mpd_anchor)
         return
