@@ -574,7 +574,16 @@ class Soak:
             self.checks["queue"].append(same)
             self.checks["kills"].append(round(time.time() - t0, 1))
             if not same:
-                self.fail("the queue after a kill: %d entries before, %d after" % (len(before), len(back or [])))
+                # Both lists kept, and the missing entries sorted: files gone from the folder (the restore drops
+                # tracks gone from the library) or still there (a checkpoint behind the queue).
+                n = len(self.checks["queue"])
+                for name, files in (("before", before), ("after", back or [])):
+                    with open(os.path.join(self.work, "queue-%s-kill-%d.txt" % (name, n)), "w") as f:
+                        f.write("".join(x + "\n" for x in files))
+                missing = [x for x in before if x not in set(back or [])]
+                gone = sum(1 for x in missing if not os.path.exists(os.path.join(self.music, x)))
+                self.fail("the queue after a kill: %d entries before, %d after; of the %d missing, %d are files "
+                          "gone from the folder" % (len(before), len(back or []), len(missing), gone))
             say("kill %d: integrity %s, queue of %d %s (state was %s), up again in %.1f s" % (
                 len(self.checks["kills"]), ok, len(before), "back" if same else "NOT back", st.get("state"),
                 time.time() - t0))
