@@ -41,6 +41,15 @@ public enum ConfigFileEditor {
         for s in settings where s.value.unicodeScalars.contains(where: breaks.contains) {
             throw Failure("\(fileName): the value of '\(s.key)' has a line break, not changed")
         }
+        // A comment inside a value (` #` after it, or a value that starts with `#`) is not part of it for YAML,
+        // and the next edit would keep the old comment after the new one: comments go in `comment`.
+        for s in settings {
+            let scalars = Array(s.value.unicodeScalars)
+            let comment = scalars.indices.contains { i in
+                scalars[i] == "#" && (i == 0 || scalars[i - 1] == " " || scalars[i - 1] == "\t")
+            }
+            if comment { throw Failure("\(fileName): the value of '\(s.key)' holds a comment, not changed") }
+        }
         // Spaces around a value mean nothing to YAML; kept, those after it would pile up before a comment
         // or the line's end at every edit.
         let settings = settings.map { s in

@@ -55,6 +55,18 @@ import Testing
         #expect(try ConfigFileEditor.apply([setting], to: commented) == "input: /dev/input/event3 # which device\n")
     }
 
+    /// Fuzz target 4's third finding: a value holding a comment (`debug    # more`) was written as is; the
+    /// next edit replaced the value before the comment and kept the old comment after the new one.
+    @Test func aValueHoldingACommentIsRefused() throws {
+        for value in ["debug    # more detail", "#debug", "a\t#b"] {
+            #expect(throws: ConfigFileEditor.Failure.self) {
+                try ConfigFileEditor.apply([Setting(key: "log_level", value: value)], to: "volume: 40\n")
+            }
+        }
+        let edited = try ConfigFileEditor.apply([Setting(key: "music", value: "/srv/music#1")], to: "volume: 40\n")
+        #expect(edited == "volume: 40\nmusic: /srv/music#1\n")
+    }
+
     @Test func missingKeysAreAppendedWithTheirComment() throws {
         let edited = try ConfigFileEditor.apply(
             [

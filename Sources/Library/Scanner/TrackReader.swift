@@ -74,7 +74,10 @@ final class TrackReader {
         }
 
         // Length: exact from the header's frame count (gapless-trimmed by libmpg123), else a full scan.
-        let audioBytes = file.size - audio.offset - (Self.hasID3v1(file) ? 128 : 0)
+        // An ID3v1 tag counts only after the audio's start: a frame header found inside the tag's own bytes
+        // made this negative (and the bitrate with it; fuzz target 2).
+        let tagAtEnd = Self.hasID3v1(file) && file.size - 128 >= audio.offset ? 128 : 0
+        let audioBytes = file.size - audio.offset - tagAtEnd
         var mustScan = audio.vbrHeader?.frames == nil
         var truncated = false
         if let declared = audio.vbrHeader?.bytes, declared > audioBytes + 4 {

@@ -27,7 +27,7 @@ edits = [
     [("steps_per_detent", "2"), ("invert_wheel", "true")],
     [("touch_ring", "512,498,230"), ("degrees_per_step", "15"), ("select_key", "28")],
     [("input", "/dev/input/by-path/platform-rotary@11-event"), ("hold_ms", "600")],
-    [("music", "'/home/pi/My Music'"), ("log_level", "debug    # more detail")],
+    [("music", "'/home/pi/My Music'"), ("log_level", "debug")],
 ]
 n = 0
 for text in files:
