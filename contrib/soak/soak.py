@@ -559,6 +559,9 @@ class Soak:
             if ok != "ok":
                 self.fail("integrity_check after a kill: " + ok)
             self.start_service()
+            # The queue back: the same files in the same order, but for entries whose file is gone from the
+            # folder (the restore drops tracks gone from the library; the running queue still lists them).
+            present = [x for x in before if os.path.exists(os.path.join(self.music, x))]
             back = None
             deadline = time.time() + 30
             while time.time() < deadline:
@@ -567,10 +570,12 @@ class Soak:
                     back = c.files("playlistinfo")
                 finally:
                     c.close()
-                if back == before:
+                if back in (before, present):
                     break
                 time.sleep(0.5)
-            same = back == before
+            same = back in (before, present)
+            if same and back != before:
+                self.stats.add("queue entries of deleted files dropped at a restart", len(before) - len(back))
             self.checks["queue"].append(same)
             self.checks["kills"].append(round(time.time() - t0, 1))
             if not same:
