@@ -78,7 +78,8 @@ public enum ConfigFileEditor {
                 positions[name] = (mark.line, mark.column, value)
             }
         }
-        var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        let split = Self.lines(text)
+        var lines = split.lines
         var appended: [String] = []
         for setting in settings {
             guard let (line, column, node) = positions[setting.key] else {
@@ -91,9 +92,9 @@ public enum ConfigFileEditor {
                 in: lines[line - 1], at: column, node: node, with: setting.value, key: setting.key,
                 where: "\(fileName):\(line)")
         }
-        var result = lines.joined(separator: "\n")
+        var result = zip(lines, split.breaks).map { $0 + $1 }.joined()
         if !appended.isEmpty {
-            if !result.isEmpty && !result.hasSuffix("\n") { result += "\n" }
+            if let last = lines.last, !last.isEmpty { result += "\n" }  // the last line had no break
             result += appended.joined(separator: "\n") + "\n"
         }
         var check = ConfigLoader().defaults()
@@ -104,6 +105,32 @@ public enum ConfigFileEditor {
                     + problems.map(\.description).joined(separator: "\n"))
         }
         return result
+    }
+
+    /// `text`'s lines and the break after each (empty after the last), cut where YAML (libyaml) counts a
+    /// line: at CR LF, LF, CR, NEL, LS and PS. Splitting at LF alone (by Character, where CR LF is one)
+    /// numbered lines differently from Yams's marks after a lone CR, and the edit went to the wrong line.
+    static func lines(_ text: String) -> (lines: [String], breaks: [String]) {
+        let scalars = Array(text.unicodeScalars)
+        var lines: [String] = [], breaks: [String] = []
+        var start = 0, i = 0
+        while i < scalars.count {
+            let c = scalars[i]
+            let length =
+                c == "\r" && i + 1 < scalars.count && scalars[i + 1] == "\n"
+                ? 2 : ["\n", "\r", "\u{85}", "\u{2028}", "\u{2029}"].contains(c) ? 1 : 0
+            if length == 0 {
+                i += 1
+                continue
+            }
+            lines.append(String(String.UnicodeScalarView(scalars[start..<i])))
+            breaks.append(String(String.UnicodeScalarView(scalars[i..<i + length])))
+            i += length
+            start = i
+        }
+        lines.append(String(String.UnicodeScalarView(scalars[start...])))
+        breaks.append("")
+        return (lines, breaks)
     }
 
     /// The line with the value that starts at `column` replaced by `value`; a comment after it keeps

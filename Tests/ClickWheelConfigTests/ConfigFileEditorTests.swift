@@ -67,6 +67,20 @@ import Testing
         #expect(edited == "volume: 40\nmusic: /srv/music#1\n")
     }
 
+    /// Fuzz target 4's fourth finding: lines were cut at LF only, Yams counts a lone CR (and CR LF, NEL,
+    /// LS, PS) as a line break too, so after a lone CR the edit was refused or went to another line.
+    /// Line breaks are kept as they were.
+    @Test func linesAreCountedAsYAMLCountsThem() throws {
+        let setting = Setting(key: "steps_per_detent", value: "2")
+        let crlf = "# Windows\r\nsteps_per_detent: 1\r\nvolume: 40\r\n"
+        #expect(try ConfigFileEditor.apply([setting], to: crlf) == "# Windows\r\nsteps_per_detent: 2\r\nvolume: 40\r\n")
+        let cr = "\r# old Mac\rsteps_per_detent: 1\rvolume: 40"
+        #expect(try ConfigFileEditor.apply([setting], to: cr) == "\r# old Mac\rsteps_per_detent: 2\rvolume: 40")
+        let appended = try ConfigFileEditor.apply([setting], to: "\r# comment\r\n")
+        #expect(appended == "\r# comment\r\nsteps_per_detent: 2\n")
+        #expect(try ConfigFileEditor.apply([setting], to: appended) == appended)
+    }
+
     @Test func missingKeysAreAppendedWithTheirComment() throws {
         let edited = try ConfigFileEditor.apply(
             [

@@ -22,5 +22,7 @@ import Testing
         #expect(entries == ["\u{301}x"])
         #expect(M3UReader.entries(Array("a/.\u{301}/b\n".utf8), playlistPath: "Mix.m3u") == ["a/.\u{301}/b"])
         #expect(M3UReader.entries(Array("/\u{301}\n".utf8), playlistPath: "P/Mix.m3u") == ["\u{301}"])
+        // And a Windows backslash with a combining mark after it (the fuzz target's find: it stayed a backslash).
+        #expect(M3UReader.entries(Array("ns\\\u{301}x\n".utf8), playlistPath: "P/Mix.m3u") == ["P/ns/\u{301}x"])
     }
 }

@@ -17,7 +17,9 @@ enum M3UReader {
         for rawLine in text.split(whereSeparator: { $0 == "\n" || $0 == "\r\n" || $0 == "\r" }) {
             var line = String(rawLine).trimmingSpaces
             if line.isEmpty || line.hasPrefix("#") { continue }
-            line = line.replacingOccurrences(of: "\\", with: "/")
+            // By scalar: Foundation's replace compares Characters, and a backslash with a combining mark
+            // after it is one (fuzz target 3).
+            line = String(String.UnicodeScalarView(line.unicodeScalars.map { $0 == "\\" ? "/" : $0 }))
             if line.hasPrefix("file://") { line = String(line.dropFirst(7)).removingPercentEncoding ?? line }
             if line.contains("://") { continue }  // streams are not part of the library
             // An absolute path inside the music folder is relative to the music folder, not to the playlist's.
