@@ -160,6 +160,32 @@ import Testing
         #expect(plain.engine.player.currentID == 3)
     }
 
+    /// Found by the soak: a queue shuffled by clients since (songs added and removed) and Shuffle off at
+    /// the restore lost the songs added after the shuffle.
+    @Test func listOrderAtARestoreKeepsSongsAddedSince() {
+        let saved = ResumeState(
+            queue: [3, 4, 1, 4], unshuffledQueue: [1, 2, 3], current: 1, positionMS: 0, status: .paused)
+        var h = harness()
+        h.send(.restore(saved, at: h.now))
+        #expect(h.engine.player.queue == [1, 3, 4, 4])
+        #expect(h.engine.player.currentID == 4)
+    }
+
+    /// Found by the soak: Shuffle Songs with Shuffle off kept the library's order as the list order, so
+    /// a restart (Shuffle still off) brought the queue back in the library's order, not the one playing.
+    @Test func shuffleSongsComesBackInTheOrderItPlayed() {
+        var h = harness()
+        h.turn(2)
+        h.click(.select)  // Shuffle Songs (main menu: Music, Podcasts, Shuffle Songs)
+        let playing = h.engine.player.queue
+        #expect(playing.count == 3 && h.engine.player.status == .playing)
+        let saved = h.engine.resumeState
+        #expect(saved.unshuffledQueue == nil)
+        var again = harness()
+        again.send(.restore(saved, at: again.now))
+        #expect(again.engine.player.queue == playing)
+    }
+
     @Test func tracksThatAreGoneAreDropped() {
         let saved = ResumeState(queue: [5, 1, 9, 2], current: 2, positionMS: 30_000, status: .paused)
         let known: Set<TrackID> = [1, 2, 5]

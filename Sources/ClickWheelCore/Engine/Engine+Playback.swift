@@ -35,7 +35,10 @@ extension Engine {
         player.entries.replace(with: ids)
         if shuffle != .off {
             let listOrder = player.entries.ids
-            unshuffledOrder = listOrder
+            // The list order is kept to go back to when Shuffle is turned off. Shuffle Songs with Shuffle
+            // off has none: its queue is the shuffle itself (and a restart must bring that order back,
+            // not the library's).
+            if settings.shuffle != .off { unshuffledOrder = listOrder }
             let (order, s) = shuffled(ids, keepingFirst: index, by: shuffle)
             player.entries.reorder(byIDs: order.map { listOrder[$0] })
             start = s

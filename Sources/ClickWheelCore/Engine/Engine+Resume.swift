@@ -112,9 +112,16 @@ extension Engine {
         var current = saved.current
         var unshuffled = saved.unshuffledQueue
         if settings.shuffle == .off, let list = unshuffled, let c = current, queue.indices.contains(c) {
-            // Shuffle was turned off since: back to list order, on the same track.
-            current = list.firstIndex(of: queue[c])
-            queue = list
+            // Shuffle was turned off since: back to list order, on the same track, as turning it off
+            // does (`reshuffle`): songs removed since left out, songs added since at the end.
+            var left = queue.reduce(into: [TrackID: Int]()) { $0[$1, default: 0] += 1 }
+            var order: [TrackID] = []
+            for track in list + queue where left[track, default: 0] > 0 {
+                order.append(track)
+                left[track]! -= 1
+            }
+            current = order.firstIndex(of: queue[c])
+            queue = order
             unshuffled = nil
         }
         guard let current, queue.indices.contains(current) else { return [] }
