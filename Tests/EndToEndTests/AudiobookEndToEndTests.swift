@@ -26,8 +26,11 @@ import Testing
         // Music shows Audiobooks once the scan has found the book.
         var screen = ""
         let found = try FullServiceTests.poll(seconds: 30) {
+            // Each try from the main menu's first row (Music): a press lost to the backlight's wake-up on
+            // a slow machine would otherwise leave the cursor elsewhere for every later try.
             _ = try Self.ctl(socket, "press", "menu")
             _ = try Self.ctl(socket, "press", "menu")
+            _ = try Self.ctl(socket, "wheel", "-20")
             _ = try Self.ctl(socket, "press", "select")
             _ = try Self.ctl(socket, "wheel", "6")
             screen = try Self.ctl(socket, "screen")
