@@ -103,7 +103,7 @@ tags)
     # from the debug build, libmpg123 (the system's) through the CMpg123 module map.
     scanner=$repo/Sources/Library/Scanner
     sources=("$scanner"/{TrackReader,FileReader,ID3v2Layout,AudioStart,MPEGFrameHeader,TagMapping,TrackMetadata}.swift
-        "$scanner"/{ChapterFrames,Podcasts,Audiobooks,PathHints,RawPath}.swift "$repo"/Sources/Library/Text/*.swift
+        "$scanner"/{ChapterFrames,Podcasts,Audiobooks,PathHints,RawPath,FileAdvice}.swift "$repo"/Sources/Library/Text/*.swift
         "$here/FuzzTags.swift" "$common")
     link_debug ClickWheelCore Mpg123
     flags+=(-I "$repo/Sources/CMpg123" -lmpg123)
