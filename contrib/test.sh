@@ -88,7 +88,7 @@ swift test --skip-build --skip PlaybackTests "$@"
 python3 contrib/soak/soak.py --minutes 3 --binary .build/debug/clickwheel
 python3 contrib/soak/powercut.py --kills 20 --binary .build/debug/clickwheel
 
-# Fuzzing: each libFuzzer target of contrib/fuzz for 60 s from its seeds (about 8 minutes with the builds).
+# Fuzzing: each libFuzzer target of contrib/fuzz for 60 s from its seeds (two at a time: about 4 minutes with the builds).
 bash contrib/ci/fuzz.sh 60
 
 if [ "$tsan" = 1 ]; then bash contrib/ci/tsan.sh; fi
