@@ -327,12 +327,7 @@ def main():
     ap.add_argument("--cache", default=os.path.join(os.environ.get("TMPDIR", "/tmp"), "clickwheel-soak-cache"))
     ap.add_argument("--seed", type=int, default=1)
     a = ap.parse_args()
-    if a.binary is None:
-        soaklib.run(["swift", "build", "-c", "release", "--product", "clickwheel"], cwd=soaklib.ROOT)
-        a.binary = os.path.join(soaklib.ROOT, ".build", "release", "clickwheel")
-    if a.work is None:
-        import tempfile
-        a.work = tempfile.mkdtemp(prefix="clickwheel-powercut-", dir=os.environ.get("TMPDIR", "/tmp"))
+    soaklib.binary_and_work(a, "clickwheel-powercut-")
     say("work folder %s" % a.work)
     sys.exit(PowerCut(a).run())
 

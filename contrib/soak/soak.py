@@ -860,12 +860,7 @@ def main():
     ap.add_argument("--no-kill", action="store_true",
                     help="no SIGKILLs: one life from start to SIGTERM (LeakSanitizer reports at that exit)")
     a = ap.parse_args()
-    if a.binary is None:
-        soaklib.run(["swift", "build", "-c", "release", "--product", "clickwheel"], cwd=soaklib.ROOT)
-        a.binary = os.path.join(soaklib.ROOT, ".build", "release", "clickwheel")
-    if a.work is None:
-        import tempfile
-        a.work = tempfile.mkdtemp(prefix="clickwheel-soak-", dir=os.environ.get("TMPDIR", "/tmp"))
+    soaklib.binary_and_work(a, "clickwheel-soak-")
     say("work folder %s" % a.work)
     sys.exit(Soak(a).run())
 

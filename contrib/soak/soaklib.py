@@ -31,6 +31,16 @@ def run(cmd, **kw):
     return subprocess.run(cmd, check=True, capture_output=True, text=True, **kw)
 
 
+def binary_and_work(args, prefix):
+    """Fills in --binary (the release build, built now) and --work (a new folder under TMPDIR) when not given."""
+    if args.binary is None:
+        run(["swift", "build", "-c", "release", "--product", "clickwheel"], cwd=ROOT)
+        args.binary = os.path.join(ROOT, ".build", "release", "clickwheel")
+    if args.work is None:
+        import tempfile
+        args.work = tempfile.mkdtemp(prefix=prefix, dir=os.environ.get("TMPDIR", "/tmp"))
+
+
 def make_clips(folder):
     os.makedirs(folder, exist_ok=True)
     paths = []
