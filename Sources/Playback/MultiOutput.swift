@@ -65,7 +65,6 @@ public final class MultiOutput: AudioOutput {
     /// Which outputs are enabled, in configuration order.
     public var enabled: [Bool] { entries.map(\.enabled) }
 
-    private var secondaries: [Entry] { entries.filter { $0.connected && $0 !== primary } }
 
     public func connect(wake: @escaping @Sendable () -> Void) throws(AudioOutputError) -> String {
         self.wake = wake
@@ -134,7 +133,7 @@ public final class MultiOutput: AudioOutput {
         try requirePrimary().openStream(format: format, volume: volume, paused: paused)
         stream = (format, volume, paused)
         writeFrame = 0
-        for e in secondaries {
+        for e in entries where e.connected && e !== primary {
             e.output?.closeStream()
             join(e)
         }
@@ -153,13 +152,15 @@ public final class MultiOutput: AudioOutput {
 
     public func write(_ bytes: UnsafeRawBufferPointer) throws(AudioOutputError) {
         try requirePrimary().write(bytes)
-        for e in secondaries { secondary(e) { o throws(AudioOutputError) in try o.write(bytes) } }
+        for e in entries where e.connected && e !== primary {
+            secondary(e) { o throws(AudioOutputError) in try o.write(bytes) }
+        }
         if let f = stream?.format { writeFrame += Int64(bytes.count / f.frameSize) }
     }
 
     public func write(_ bytes: UnsafeRawBufferPointer, at frame: Int64) throws(AudioOutputError) {
         try requirePrimary().write(bytes, at: frame)
-        for e in secondaries {
+        for e in entries where e.connected && e !== primary {
             let own = frame - e.offset
             secondary(e) { o throws(AudioOutputError) in
                 if own >= 0 { try o.write(bytes, at: own) } else { try o.write(bytes) }
@@ -171,7 +172,9 @@ public final class MultiOutput: AudioOutput {
     public func setPaused(_ paused: Bool) throws(AudioOutputError) {
         try requirePrimary().setPaused(paused)
         stream?.paused = paused
-        for e in secondaries { secondary(e) { o throws(AudioOutputError) in try o.setPaused(paused) } }
+        for e in entries where e.connected && e !== primary {
+            secondary(e) { o throws(AudioOutputError) in try o.setPaused(paused) }
+        }
     }
 
     public func readFrame() throws(AudioOutputError) -> Int64 { try requirePrimary().readFrame() }
@@ -192,7 +195,7 @@ public final class MultiOutput: AudioOutput {
     /// their next write onto the same frame.
     private func realign(at frame: Int64, _ body: (any AudioOutput) throws(AudioOutputError) -> Int64) {
         writeFrame = frame
-        for e in secondaries {
+        for e in entries where e.connected && e !== primary {
             guard let o = e.output, o.hasStream else { continue }
             do {
                 e.offset = frame - (try body(o))
@@ -204,7 +207,9 @@ public final class MultiOutput: AudioOutput {
 
     public func drain() throws(AudioOutputError) {
         try requirePrimary().drain()
-        for e in secondaries { secondary(e) { o throws(AudioOutputError) in try o.drain() } }
+        for e in entries where e.connected && e !== primary {
+            secondary(e) { o throws(AudioOutputError) in try o.drain() }
+        }
     }
 
     public func cancelDrain() { for e in entries where e.connected { e.output?.cancelDrain() } }
@@ -212,7 +217,9 @@ public final class MultiOutput: AudioOutput {
     public func setVolume(_ volume: Int) throws(AudioOutputError) {
         stream?.volume = volume
         try primary?.output?.setVolume(volume)
-        for e in secondaries { secondary(e) { o throws(AudioOutputError) in try o.setVolume(volume) } }
+        for e in entries where e.connected && e !== primary {
+            secondary(e) { o throws(AudioOutputError) in try o.setVolume(volume) }
+        }
     }
 
     public func playedFrames() -> Int64? { primary?.output?.playedFrames() }
@@ -226,7 +233,7 @@ public final class MultiOutput: AudioOutput {
             primaryDisabled = false
             return [.serverLost]
         }
-        for e in secondaries {
+        for e in entries where e.connected && e !== primary {
             let events = e.output?.takeEvents() ?? []
             if events.contains(.serverLost) || events.contains(.streamFailed) || events.contains(.sinkLost) {
                 drop(e)
@@ -239,7 +246,7 @@ public final class MultiOutput: AudioOutput {
         let events = primary?.output?.takeEvents() ?? []
         // Secondaries that pace themselves (snapcast) follow the primary's clock, read fresh each pass.
         if let played = primary?.output?.playedFrames() {
-            for e in secondaries {
+            for e in entries where e.connected && e !== primary {
                 if let s = e.output as? SnapcastOutput, s.hasStream { s.follow(frame: played - e.offset) }
             }
         }
