@@ -132,6 +132,26 @@ import Testing
         #expect(h.engine.player.status == .playing)
     }
 
+    /// Found by the soak: a queue with no current entry (stopped after `clear` and `add`) came back empty.
+    @Test func aQueueWithNoCurrentEntryComesBackStopped() {
+        var h = harness()
+        h.send(.restore(ResumeState(queue: [3, 1], current: nil, positionMS: 0, status: .stopped), at: h.now))
+        #expect(h.playbackCommands == [.replaceQueue([3, 1], current: nil)])
+        #expect(h.engine.player.queue == [3, 1])
+        #expect(h.engine.player.current == nil)
+        #expect(h.engine.player.status == .stopped)
+        #expect(h.engine.resumeState == ResumeState(queue: [3, 1], current: nil, positionMS: 0, status: .stopped))
+        // Play/Pause then plays the queue from its first entry.
+        h.click(.playPause)
+        #expect(h.engine.player.status == .playing)
+        #expect(h.engine.player.currentID == 3)
+        // A listener who queued something first keeps it.
+        var quicker = harness()
+        quicker.send(.restore(ResumeState(queue: [3], current: nil, positionMS: 0, status: .stopped), at: quicker.now))
+        quicker.send(.restore(ResumeState(queue: [1, 2], current: nil, positionMS: 0, status: .stopped), at: quicker.now))
+        #expect(quicker.engine.player.queue == [3])
+    }
+
     @Test func resumePlayingCarriesOnWhatWasPlaying() {
         var settings = Settings()
         settings.resumePlaying = true

@@ -68,8 +68,12 @@ extension Engine {
         return [.playback(.insert(ids, at: current + 1)), .notify(.playlist)]
     }
 
+    /// Play/Pause. With a queue but nothing current (stopped after a client's `clear` and `add`, or a
+    /// queue restored so) it plays the queue from its first entry, as MPD's `play` does.
     mutating func playPause() -> [Effect] {
-        guard let current = player.current, player.hasCurrent else { return [] }
+        guard let current = player.current, player.hasCurrent else {
+            return player.queue.isEmpty ? [] : startEntry(0)
+        }
         switch player.status {
         case .playing:
             player.status = .paused

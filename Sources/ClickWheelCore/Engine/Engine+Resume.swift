@@ -105,13 +105,15 @@ extension Engine {
     }
 
     /// Brings back a saved queue, paused at its position (playing, with Resume Playing on, when it was).
-    /// Ignored once something else is current (the listener was quicker than the restore).
+    /// A queue saved with no current entry (stopped after a `clear` and `add`, or its current track gone
+    /// from the library) comes back stopped, as MPD's state file brings back its queue.
+    /// Ignored once something else is current or queued (the listener was quicker than the restore).
     mutating func restore(_ saved: ResumeState) -> [Effect] {
-        guard !player.hasCurrent else { return [] }
+        guard !player.hasCurrent, saved.current != nil || player.queue.isEmpty else { return [] }
         var queue = saved.queue
         var current = saved.current
         var unshuffled = saved.unshuffledQueue
-        if settings.shuffle == .off, let list = unshuffled, let c = current, queue.indices.contains(c) {
+        if settings.shuffle == .off, let list = unshuffled {
             // Shuffle was turned off since: back to list order, on the same track, as turning it off
             // does (`reshuffle`): songs removed since left out, songs added since at the end.
             var left = queue.reduce(into: [TrackID: Int]()) { $0[$1, default: 0] += 1 }
@@ -120,12 +122,23 @@ extension Engine {
                 order.append(track)
                 left[track]! -= 1
             }
-            current = order.firstIndex(of: queue[c])
+            current = current.flatMap { c in queue.indices.contains(c) ? order.firstIndex(of: queue[c]) : nil }
             queue = order
             unshuffled = nil
         }
-        guard let current, queue.indices.contains(current) else { return [] }
+        if let c = current, !queue.indices.contains(c) { current = nil }
+        guard !queue.isEmpty else { return [] }
         loadQueue(queue, unshuffled: settings.shuffle == .off ? nil : unshuffled)
+        guard let current else {
+            // Stopped, nothing current: the queue only.
+            player.current = nil
+            player.status = .stopped
+            player.elapsedMS = 0
+            currentTrack = nil
+            resume.lastStatus = .stopped
+            resume.lastCheckpoint = now
+            return [.playback(.replaceQueue(queue, current: nil)), .notify(.playlist), .notify(.player)]
+        }
         player.current = current
         player.status = .paused
         player.elapsedMS = max(0, saved.positionMS)

@@ -17,11 +17,15 @@ public final class ResumeStore: Sendable {
 
     public init(_ db: any DatabaseWriter) { self.db = db }
 
-    /// Stores `state`, stamped `savedAtMS` (unix milliseconds; default: now).
-    public func save(_ state: ResumeState, savedAtMS: Int64 = ResumeStore.nowMS()) throws {
+    /// Stores `state`, stamped `savedAtMS` (unix milliseconds; default: now). `alongWith` is written in
+    /// the same transaction (a play count with the checkpoint that has passed it: see `EngineLoop`).
+    public func save(
+        _ state: ResumeState, savedAtMS: Int64 = ResumeStore.nowMS(), alongWith: ((Database) throws -> Void)? = nil
+    ) throws {
         let sameQueue = written.withLock { w in w.map { $0.queue == state.queue && $0.unshuffled == state.unshuffledQueue } ?? false }
         let status = Self.name(of: state.status)
         try db.write { db in
+            try alongWith?(db)
             if sameQueue {
                 try db.execute(
                     sql: "UPDATE resume_state SET current = ?, position_ms = ?, status = ?, saved_at = ? WHERE id = 1",
@@ -42,7 +46,8 @@ public final class ResumeStore: Sendable {
     }
 
     /// The last checkpoint with the entries whose tracks are gone from the library dropped (see
-    /// `ResumeState.keeping`); nil when none is stored or nothing of it is left.
+    /// `ResumeState.keeping`); nil when none is stored or nothing of it is left. A queue with no current
+    /// entry is returned too (the engine brings it back stopped).
     public func load() throws -> ResumeState? {
         try db.read { db -> ResumeState? in
             guard let row = try Row.fetchOne(db, sql: "SELECT * FROM resume_state WHERE id = 1") else { return nil }
@@ -52,7 +57,7 @@ public final class ResumeStore: Sendable {
                 savedAtMS: row["saved_at"])
             let known = Set(try TrackID.fetchAll(db, sql: "SELECT id FROM tracks"))
             let state = saved.keeping { known.contains($0) }
-            return state.current == nil ? nil : state
+            return state.queue.isEmpty ? nil : state
         }
     }
 
