@@ -214,7 +214,15 @@ public final class EngineLoop: @unchecked Sendable {
             case .checkpoint(let state):
                 store("cannot save the resume checkpoint") { try stores.resume?.save(state) }
             case .played(let track, let ms):
-                store("cannot count a play") { try stores.playState?.played(track) }
+                // With a checkpoint of now, in one transaction: the position stored for resume is past the
+                // point where the play counted, so a kill before the next regular checkpoint cannot bring
+                // the track back before that point to be counted a second time (found by the soak).
+                if let resume = stores.resume, let playState = stores.playState {
+                    let state = engine.resumeState
+                    store("cannot count a play") { try resume.save(state, alongWith: playState.countPlay(track)) }
+                } else {
+                    store("cannot count a play") { try stores.playState?.played(track) }
+                }
                 stores.scrobbles?.record(track, .listened, positionMS: ms)
                 listeningChanged()
             case .skipped(let track, let ms):

@@ -145,4 +145,53 @@ import Testing
         #expect(movedOn >= carriedOn + 1 && movedOn < elapsed + 8, "from \(elapsed) s the player reports \(movedOn) s")
         try again.keys("q")
     }
+
+    /// Found by the soak: killed just after a play counted (half the song, 6 s of 12), the service came
+    /// back at the last regular checkpoint (every 4 s: before the half) and counted the same play a
+    /// second time when it passed the half again. The play is now counted with a checkpoint of that
+    /// moment, in one transaction.
+    @Test func aPlayCountedJustBeforeAKillIsNotCountedAgain() throws {
+        let tmp = FileManager.default.temporaryDirectory.appendingPathComponent("cw-recount-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: tmp, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: tmp) }
+        let db = tmp.path + "/lib.sqlite", socket = tmp.path + "/socket", music = tmp.path + "/music"
+        try Self.makeSongs(in: music, count: 2, seconds: 12)
+        let environment = ProcessInfo.processInfo.environment.merging(["XDG_RUNTIME_DIR": tmp.path]) { _, b in b }
+        let arguments = [
+            "run", "--display", "none", "--input", "none", "--output", "null", "--music", music, "--db", db, "--socket", socket,
+        ]
+        let playCount = "SELECT COALESCE(SUM(play_count), 0) FROM play_state"
+
+        let first = try ChildProcess(TerminalDemoTests.binary, arguments, environment: environment)
+        _ = Self.status(socket, seconds: 30) { ($0["playlistlength"] ?? "").isEmpty == false }
+        _ = Self.mpd(socket, "add \"Long Song 1.mp3\"")
+        _ = Self.mpd(socket, "add \"Long Song 2.mp3\"")
+        _ = Self.mpd(socket, "play 0")
+        #expect(Self.status(socket, seconds: 10) { $0["state"] == "play" }["state"] == "play")
+        // Pull the plug the moment the play is in the database.
+        let deadline = Date().addingTimeInterval(30)
+        var counted = "0"
+        while Date() < deadline {
+            counted = (try? Self.query(db, playCount)) ?? "0"
+            if counted == "1" { break }
+            usleep(20_000)
+        }
+        first.kill(SIGKILL)
+        _ = first.wait()
+        try #require(counted == "1", "the first song's play was never counted")
+        let saved = try Self.query(db, "SELECT current, position_ms FROM resume_state").split(separator: "|")
+        #expect(saved.first == "0")
+        let savedMS = Int(saved.last ?? "") ?? 0
+        #expect(savedMS >= 6000, "the checkpoint stored with the play lies past the half: \(savedMS) ms")
+
+        // Again: it comes back there, plays the song to its end and on into the next: still one play.
+        let second = try ChildProcess(TerminalDemoTests.binary, arguments, environment: environment)
+        #expect(Self.status(socket, seconds: 15) { $0["state"] == "pause" }["song"] == "0")
+        _ = Self.mpd(socket, "play")
+        let next = Self.status(socket, seconds: 30) { $0["song"] == "1" && Double($0["elapsed"] ?? "") ?? 0 >= 1 }
+        #expect(next["song"] == "1")
+        #expect(try Self.query(db, playCount) == "1", "the song played through once is counted once")
+        second.kill(SIGTERM)
+        #expect(second.wait().status == 0)
+    }
 }

@@ -43,10 +43,47 @@ import Testing
         #expect(
             try store.load()
                 == ResumeState(queue: [songs[0], songs[2]], current: 1, positionMS: 0, status: .paused, savedAtMS: 1))
-        // Nothing current left: nothing to restore.
+        // Nothing current left: the queue alone (the engine brings it back stopped).
         try store.save(ResumeState(queue: [songs[0], songs[2]], current: 1, positionMS: 0, status: .paused), savedAtMS: 2)
         try pool.write { try $0.execute(sql: "DELETE FROM tracks WHERE id = ?", arguments: [songs[2]]) }
+        #expect(
+            try store.load() == ResumeState(queue: [songs[0]], current: nil, positionMS: 0, status: .stopped, savedAtMS: 2))
+        // Nothing left at all: nothing to restore.
+        try pool.write { try $0.execute(sql: "DELETE FROM tracks WHERE id = ?", arguments: [songs[0]]) }
         #expect(try store.load() == nil)
+    }
+
+    /// Found by the soak: a stopped queue with no current entry (a client's `clear` then `add`) was not
+    /// brought back after a kill; MPD's state file keeps it.
+    @Test func aQueueWithNoCurrentEntryComesBack() throws {
+        let (_, pool, songs) = try indexed()
+        let store = ResumeStore(pool)
+        let stopped = ResumeState(queue: [songs[2], songs[0]], current: nil, positionMS: 0, status: .stopped, savedAtMS: 3)
+        try store.save(stopped, savedAtMS: 3)
+        #expect(try store.load() == stopped)
+        try store.save(ResumeState(queue: [], current: nil, positionMS: 0, status: .stopped), savedAtMS: 4)
+        #expect(try store.load() == nil)
+    }
+
+    /// A play is counted in the same transaction as the checkpoint past it: both or neither.
+    @Test func aPlayCountsWithItsCheckpointOrNotAtAll() throws {
+        let (_, pool, songs) = try indexed()
+        let store = ResumeStore(pool), plays = PlayStateStore(pool)
+        let past = ResumeState(queue: [songs[0]], current: 0, positionMS: 6000, status: .playing, savedAtMS: 7)
+        try store.save(past, savedAtMS: 7, alongWith: plays.countPlay(songs[0]))
+        #expect(try store.load() == past)
+        let count = "SELECT play_count FROM play_state WHERE track_id = ?"
+        #expect(try pool.read { try Int.fetchOne($0, sql: count, arguments: [songs[0]]) } == 1)
+        struct Refused: Error {}
+        let later = ResumeState(queue: [songs[0]], current: 0, positionMS: 9000, status: .playing, savedAtMS: 8)
+        #expect(throws: Refused.self) {
+            try store.save(later, savedAtMS: 8) { db in
+                try plays.countPlay(songs[0])(db)
+                throw Refused()
+            }
+        }
+        #expect(try store.load() == past)
+        #expect(try pool.read { try Int.fetchOne($0, sql: count, arguments: [songs[0]]) } == 1)
     }
 
     @Test func idListsAreEightBytesEach() {

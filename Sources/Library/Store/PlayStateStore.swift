@@ -17,9 +17,18 @@ public struct PlayStateStore: Sendable {
 
     /// Counts a play and stamps `last_played`.
     public func played(_ track: TrackID, at unixSeconds: Int64 = PlayStateStore.nowSeconds()) throws {
-        try upsert(
-            track, "play_count, last_played", "1, ?", "play_count = play_count + 1, last_played = excluded.last_played",
-            [unixSeconds])
+        try db.write(countPlay(track, at: unixSeconds))
+    }
+
+    /// `played` as a write to run inside another transaction (`ResumeStore.save(_:alongWith:)`).
+    public func countPlay(
+        _ track: TrackID, at unixSeconds: Int64 = PlayStateStore.nowSeconds()
+    ) -> @Sendable (Database) throws -> Void {
+        { db in
+            try Self.upsert(
+                db, track, "play_count, last_played", "1, ?",
+                "play_count = play_count + 1, last_played = excluded.last_played", [unixSeconds])
+        }
     }
 
     /// Counts a skip and stamps `last_skipped`.
@@ -55,14 +64,19 @@ public struct PlayStateStore: Sendable {
         _ track: TrackID, _ columns: String, _ values: String, _ update: String,
         _ arguments: [(any DatabaseValueConvertible)?]
     ) throws {
-        try db.write { db in
-            guard try Bool.fetchOne(db, sql: "SELECT 1 FROM tracks WHERE id = ?", arguments: [track]) != nil else { return }
-            try db.execute(
-                sql: """
-                    INSERT INTO play_state (track_id, \(columns)) VALUES (?, \(values))
-                    ON CONFLICT(track_id) DO UPDATE SET \(update)
-                    """,
-                arguments: StatementArguments([track as (any DatabaseValueConvertible)?] + arguments))
-        }
+        try db.write { db in try Self.upsert(db, track, columns, values, update, arguments) }
+    }
+
+    private static func upsert(
+        _ db: Database, _ track: TrackID, _ columns: String, _ values: String, _ update: String,
+        _ arguments: [(any DatabaseValueConvertible)?]
+    ) throws {
+        guard try Bool.fetchOne(db, sql: "SELECT 1 FROM tracks WHERE id = ?", arguments: [track]) != nil else { return }
+        try db.execute(
+            sql: """
+                INSERT INTO play_state (track_id, \(columns)) VALUES (?, \(values))
+                ON CONFLICT(track_id) DO UPDATE SET \(update)
+                """,
+            arguments: StatementArguments([track as (any DatabaseValueConvertible)?] + arguments))
     }
 }
