@@ -462,7 +462,13 @@ class Soak:
                     except Ack:
                         pass
         elif r < 0.78:
-            c.cmd(rnd.choice(["next", "previous"]))
+            try:
+                c.cmd(rnd.choice(["next", "previous"]))
+            except Ack as e:
+                # MPD's answer while stopped (the conductor starts playback again after 5 s).
+                if "{next} Not playing" not in str(e) and "{previous} Not playing" not in str(e):
+                    raise
+                self.stats.add("next/previous while stopped (ACK Not playing, as MPD)")
         elif r < 0.93:
             c.cmd("playlistadd soak-list %s" % quote(rnd.choice(artists)))
         elif r < 0.95:
