@@ -751,6 +751,9 @@ class Soak:
                     continue
                 time.sleep(0.5)
             self.sample()
+            if self.a.malloc_probe:
+                self.malloc = soaklib.malloc_probe(self.service)
+                say("malloc at the end, under load: %s" % self.malloc)
         finally:
             self.stop_all.set()
             monitor.join(30)
@@ -794,6 +797,7 @@ class Soak:
         judged_secs = sum((l[-1][0] - l[0][0]) for l in warm_lives if len(l) > 1)
         rss_slope = soaklib.slope_per_hour([[(s[0], s[1] / 1024) for s in l] for l in warm_lives])
         fd_slope = soaklib.slope_per_hour([[(s[0], s[2]) for s in l] for l in warm_lives])
+        anon_slope = soaklib.slope_per_hour([[(s[0], s[5] / 1024) for s in l] for l in warm_lives])
         all_samples = [s for l in self.lives for s in l]
         rss = [s[1] / 1024 for s in all_samples]
         fds = [s[2] for s in all_samples]
@@ -815,6 +819,9 @@ class Soak:
             "play_throughs": self.plays["through"],
             "rss_mib_min_median_max": [round(min(rss), 1), round(statistics.median(rss), 1), round(max(rss), 1)] if rss else None,
             "rss_slope_mib_per_hour": None if rss_slope is None else round(rss_slope, 2),
+            "rss_anon_mib_min_median_max": [round(min(a), 1), round(statistics.median(a), 1), round(max(a), 1)]
+            if (a := [s[5] / 1024 for s in all_samples]) else None,
+            "rss_anon_slope_mib_per_hour": None if anon_slope is None else round(anon_slope, 2),
             "fds_min_max": [min(fds), max(fds)] if fds else None,
             "fd_slope_per_hour": None if fd_slope is None else round(fd_slope, 2),
             "slope_judged": judged, "slope_minutes_after_warmup": round(judged_secs / 60, 1),
@@ -822,6 +829,7 @@ class Soak:
             "cpu_percent_of_one_core": round(100 * cpu_ticks / hz / cpu_secs, 1) if cpu_secs else None,
             "samples": len(all_samples),
             "traffic": dict(sorted(self.stats.counts.items())),
+            "malloc_probe": getattr(self, "malloc", None),
             "failures": self.failures,
         })
         rows = [
@@ -835,6 +843,7 @@ class Soak:
             ("plays: database / seen", "%d / %d..%d (%d play-throughs)" % (db_plays, lo, hi, self.plays["through"]), "within"),
             ("RSS MiB min/median/max", res["rss_mib_min_median_max"], ""),
             ("RSS slope after warm-up", "%s MiB/h%s" % (res["rss_slope_mib_per_hour"], "" if judged else " (too short to judge)"), "< 10"),
+            ("RSS anonymous min/median/max; slope", "%s; %s MiB/h" % (res["rss_anon_mib_min_median_max"], res["rss_anon_slope_mib_per_hour"]), ""),
             ("open fds min/max", res["fds_min_max"], ""),
             ("fd slope after warm-up", "%s /h%s" % (res["fd_slope_per_hour"], "" if judged else " (too short to judge)"), "< 10"),
             ("threads max", res["threads_max"], ""),
@@ -863,6 +872,8 @@ def main():
                     help="where the generated library is kept between runs")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--json", default=None)
+    ap.add_argument("--malloc-probe", action="store_true",
+                    help="at the end, under load: glibc's heap totals and the RSS before/after malloc_trim(0) (gdb)")
     ap.add_argument("--no-kill", action="store_true",
                     help="no SIGKILLs: one life from start to SIGTERM (LeakSanitizer reports at that exit)")
     a = ap.parse_args()

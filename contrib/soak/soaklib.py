@@ -254,21 +254,54 @@ class Service:
             return "(no log)"
 
 
+def malloc_probe(service):
+    """Where the RSS is, asked of glibc inside the running service (gdb attached for a moment; the
+    process pauses for the attach): `malloc_stats()`'s totals (bytes the heap holds from the system, and
+    those in use by live allocations), then RSS before and after `malloc_trim(0)`. Memory in use is
+    referenced by the program; the rest is the allocator's, kept between trims. Returns a dict (MiB), or
+    None without gdb."""
+    import re
+    import shutil
+    if not shutil.which("gdb"):
+        return None
+    pid = service.pid
+    rss = lambda: proc_sample(pid)[0] / 1024
+    before = rss()
+    mark = os.path.getsize(service.log_path)
+    cmd = ["gdb", "-batch", "-nx", "-p", str(pid), "-iex", "set auto-solib-add off", "-ex", "sharedlibrary libc",
+           "-ex", "call (void) malloc_stats()", "-ex", "call (int) malloc_trim(0)"]
+    subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=120)
+    time.sleep(0.5)
+    after = rss()
+    with open(service.log_path, errors="replace") as f:
+        f.seek(mark)
+        text = f.read()
+    total = re.search(r"Total \(incl\. mmap\):\s*system bytes\s*=\s*(\d+)\s*in use bytes\s*=\s*(\d+)", text)
+    arenas = len(re.findall(r"^Arena \d+:", text, re.M))
+    return {"rss_before_trim": round(before, 1), "rss_after_trim": round(after, 1),
+            "heap_system": round(int(total.group(1)) / 2**20, 1) if total else None,
+            "heap_in_use": round(int(total.group(2)) / 2**20, 1) if total else None, "arenas": arenas}
+
+
 def proc_sample(pid):
-    """RSS (KiB), open descriptors, CPU ticks (user + system) and threads of a process, or None."""
+    """RSS (KiB), open descriptors, CPU ticks (user + system), threads and the RSS's anonymous part (KiB:
+    the heap, stacks; the rest is mapped files: the binary, libraries, the database's mapped pages) of a
+    process, or None."""
     try:
-        rss = threads = 0
+        rss = threads = anon = 0
         with open("/proc/%d/status" % pid) as f:
             for line in f:
                 if line.startswith("VmRSS:"):
                     rss = int(line.split()[1])
+                elif line.startswith("RssAnon:"):
+                    anon = int(line.split()[1])
                 elif line.startswith("Threads:"):
                     threads = int(line.split()[1])
         fds = len(os.listdir("/proc/%d/fd" % pid))
         with open("/proc/%d/stat" % pid) as f:
             fields = f.read().rsplit(")", 1)[1].split()
         ticks = int(fields[11]) + int(fields[12])
-        return rss, fds, ticks, threads
+        return rss, fds, ticks, threads, anon
     except (OSError, ValueError, IndexError):
         return None
 
