@@ -4,7 +4,7 @@ the DevTools protocol), against the real `clickwheel run` on a generated library
 lame, one with an embedded cover).
 
 Checks: the page's LCD rows equal the control socket's `screen` rows; a pointer drag of 60° around the
-wheel moves the cursor 3 rows; a tap on the centre enters the menu; a touch held on the centre opens the
+wheel moves the cursor 3 rows, and a fast one of 180° more than 9 (the acceleration); a tap on the centre enters the menu; a touch held on the centre opens the
 context menu; the arrow key turns the wheel; a frame made by `clickwheel ctl wheel 1` reaches the page
 within 100 ms (printed); Now Playing shows the title and the artwork; the click sound switch is kept; the
 page fits a phone-sized viewport; with a password the page shows nothing before it is given (a wrong one
@@ -163,6 +163,27 @@ def main():
         driver.save_screenshot(str(ARTIFACTS / "web-remote.png"))
         golden("lcd-20x4.png", lcd_png)
 
+        # A fast drag goes further than its steps (the engine's acceleration, as for a real wheel: the page
+        # sends the raw angle, the server times the steps). In Settings (19 rows), 180° in about 0.2 s
+        # from the first row: a slow drag of 180° moves 9 rows; fast, the cursor runs to the end.
+        mpd.screen("settings")
+        time.sleep(0.3)  # the acceleration at rest again (a pause over 250 ms)
+        fast_from = mpd.screen()["cursor"]
+        q0 = at(-90)
+        fast = ActionBuilder(driver, mouse=PointerInput(interaction.POINTER_MOUSE, "mouse"), duration=0)
+        fast.pointer_action.move_to_location(*q0).pointer_down()
+        for i in range(1, 10):
+            fast.pointer_action.pause(0.012)
+            fast.pointer_action.move_to_location(*at(-90 + 20 * i))
+        fast.pointer_action.pointer_up()
+        t_fast = time.monotonic()
+        fast.perform()
+        took = time.monotonic() - t_fast
+        wait_for(lambda: mpd.screen()["cursor"] > fast_from + 9, timeout=3)
+        fast_moved = mpd.screen()["cursor"] - fast_from
+        check(fast_moved > 9, f"a fast drag of 180° ({took * 1000:.0f} ms) moves more than 9 rows: {fast_moved} "
+              f"(acceleration)")
+        mpd.screen("main")
 
         # A tap on the centre enters the menu under the cursor.
         mpd.screen("main")
