@@ -11,12 +11,18 @@ p99 and max over all clients and steps, and the same with no watchers (the engin
 alone), so the cost of 50 watchers shows, and the p99 of each step's first receipt (the server's path
 without this one-threaded client reading 51 sockets in turn). Goal: p99 ≤ 50 ms with 50 watchers.
 
+Then the engine's side alone: the control socket's `wheel 1` / `wheel -1` (answered once the step's effects
+are carried out: the frame drawn and handed to the web remote), timed with no browser and with WATCHERS
+WebSockets reading every frame in another process, in turns of 20 steps, same run: the ratio says whether
+the watchers slow the engine's step → frame.
+
 Usage: contrib/bench/web_load.py [--binary .build/release/clickwheel] [--watchers 50] [--steps 200]
 """
 import argparse
 import asyncio
 import base64
 import json
+import multiprocessing
 import os
 import pathlib
 import shutil
@@ -96,6 +102,53 @@ async def run(port, watchers, steps):
     return latencies
 
 
+def watch(port, watchers, ready, stop):
+    """Another process: WATCHERS WebSockets reading everything sent until `stop` is set (raw reads, no
+    frame parsing: as little of this machine's two cores as a reader can take)."""
+    async def go():
+        clients = [await WS().open(port) for _ in range(watchers)]
+
+        async def read(c):
+            try:
+                while await c.reader.read(1 << 16):
+                    pass
+            except ConnectionError:
+                pass
+        tasks = [asyncio.ensure_future(read(c)) for c in clients]
+        ready.set()
+        while not stop.is_set():
+            await asyncio.sleep(0.05)
+        for t in tasks:
+            t.cancel()
+        for c in clients:
+            c.writer.close()
+    asyncio.run(go())
+
+
+def engine_steps(mpd, port, watchers, steps, turns=5):
+    """The control socket's `wheel ±1` round trip (event → effects carried out, frame handed to the web
+    remote included), ms, with no watchers and with WATCHERS in turns of `steps`; returns both lists."""
+    alone, watched = [], []
+    for _ in range(turns):
+        for n, out in ((0, alone), (watchers, watched)):
+            ready, stop = multiprocessing.Event(), multiprocessing.Event()
+            proc = None
+            if n:
+                proc = multiprocessing.Process(target=watch, args=(port, n, ready, stop))
+                proc.start()
+                ready.wait(30)
+                time.sleep(0.2)
+            for i in range(steps):
+                t0 = time.perf_counter()
+                mpd("wheel 1" if i % 2 == 0 else "wheel -1")
+                out.append((time.perf_counter() - t0) * 1000)
+                time.sleep(0.03)
+            if proc:
+                stop.set()
+                proc.join(10)
+    return alone, watched
+
+
 def pct(values, p):
     s = sorted(values)
     return s[min(len(s) - 1, int(len(s) * p / 100))]
@@ -127,6 +180,12 @@ def main():
             print(f"{watchers:3d} watchers + 1 spinner, {args.steps} steps, {len(lat)} frames received: "
                   f"wheel angle -> frame p50 {pct(lat, 50):.1f} ms, p99 {pct(lat, 99):.1f} ms, max {max(lat):.1f} ms; "
                   f"first client of each step p99 {pct(first, 99):.1f} ms")
+        mpd.screen("main")
+        alone, watched = engine_steps(mpd, port, args.watchers, 20)
+        print(f"engine step -> frame (control socket `wheel ±1`, {len(alone)} steps each, in turns): "
+              f"no watcher p50 {pct(alone, 50):.2f} ms p99 {pct(alone, 99):.2f} ms; "
+              f"{args.watchers} watchers p50 {pct(watched, 50):.2f} ms p99 {pct(watched, 99):.2f} ms; "
+              f"ratio p50 {pct(watched, 50) / pct(alone, 50):.2f}")
     finally:
         service.terminate()
         service.wait(timeout=15)
