@@ -158,6 +158,11 @@ let package = Package(
             name: "clickwheel-core-bench", dependencies: ["ClickWheelCore", "ClickWheelTestKit"],
             path: "contrib/bench/CoreBench", swiftSettings: strict),
 
+        // The wheel's config Save in a loop, for contrib/soak/powercut.py's config rounds.
+        .executableTarget(
+            name: "clickwheel-config-writer", dependencies: ["ClickWheelConfig", "ClickWheelCore"],
+            path: "contrib/soak/ConfigWriter", swiftSettings: strict),
+
         // A tiny player for contrib/bench/playback_bench.sh and trying the audio path by hand.
         .executableTarget(
             name: "clickwheel-play", dependencies: ["Playback"], path: "contrib/bench/Sources/clickwheel-play",

@@ -82,7 +82,7 @@ unset PULSE_SERVER CW_PULSE_SINK CW_PULSE_MONITOR CW_PULSE_DIR CW_PULSE_KIND
 # Everything else.
 swift test --skip-build --skip PlaybackTests "$@"
 
-# 20 power cuts (contrib/soak/README.md): kills during scans, checkpoints, settings and playlist saves,
+# 20 power cuts (contrib/soak/README.md): kills during scans, checkpoints, settings, playlist and config saves,
 # half with the process tree frozen first; after each, integrity_check, the configuration old-or-new and a
 # restart. On the debug binary the suite built. About 20 s.
 python3 contrib/soak/powercut.py --kills 20 --binary .build/debug/clickwheel

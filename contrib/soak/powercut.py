@@ -14,7 +14,11 @@ a random moment of one of these workloads, in turn:
               and the wheel turned (settings saves): killed at a random moment;
   playlist    stored playlists of up to the whole library saved, appended to and removed: killed at a
               random moment; after the restart each one holds a length it had (never a part of a save);
-Config Saves from the wheel (Settings → Wheel → Save) need a wheel to measure: see --wheel-saves.
+  config      the wheel's config Save (Settings → Wheel → Save: `CalibrationSettings.write`, the call
+              the running service makes) in a loop on the service's own configuration file, by
+              clickwheel-config-writer (contrib/soak/ConfigWriter: a wheel is needed to reach it through
+              the menus, so the same call is made from a loop): the writer and the service killed at a
+              random moment; the file holds the text of the last write done or of the one under way;
 How: every other kill freezes the whole process tree first (the cgroup v1 freezer when this machine
 has one, else SIGSTOP), then SIGKILL; the others are a plain SIGKILL. After each: `PRAGMA
 integrity_check` is ok, the configuration file is the old or the new one (never a half), the service
@@ -26,8 +30,10 @@ real power cut SQLite (WAL, synchronous=NORMAL) may lose its last transactions b
 which is what integrity_check shows here for the writes that reached the file.
 """
 import argparse
+import base64
 import os
 import random
+import subprocess
 import signal
 import sys
 import threading
@@ -111,7 +117,9 @@ class PowerCut:
     def conn(self):
         return Conn(self.sock, 30)
 
-    def kill(self, freeze):
+    def kill(self, freeze, also=None):
+        """SIGKILL the service (and `also`, another process writing: first), the whole tree frozen first
+        when `freeze`."""
         if freeze:
             self.freezes += 1
             if self.freezer.path:
@@ -119,13 +127,19 @@ class PowerCut:
                 deadline = time.time() + 5
                 while not self.freezer.frozen() and time.time() < deadline:
                     time.sleep(0.001)
+                if also:
+                    also.kill()
                 os.kill(self.service.pid, signal.SIGKILL)
                 self.freezer.state("THAWED")
             else:
-                os.kill(self.service.pid, signal.SIGSTOP)
-                os.kill(self.service.pid, signal.SIGKILL)
+                for p in ([also.pid] if also else []) + [self.service.pid]:
+                    os.kill(p, signal.SIGSTOP)
+                for p in ([also.pid] if also else []) + [self.service.pid]:
+                    os.kill(p, signal.SIGKILL)
             self.service.proc.wait()
         else:
+            if also:
+                also.kill()
             self.service.kill()
 
     # ---------------------------------------------------------------- workloads: each returns when killed
@@ -250,9 +264,30 @@ class PowerCut:
         elif kind == "playlist":
             stop, t = self.playlist_writer(rnd)
             time.sleep(rnd.uniform(0.05, 2.0))
-        self.kill(freeze)
+        elif kind == "config":
+            writer = subprocess.Popen([self.config_writer, self.config], stdout=subprocess.PIPE,
+                                      stderr=subprocess.PIPE, text=True)
+            if self.freezer.path:
+                self.freezer.add(writer.pid)
+            time.sleep(rnd.uniform(0.05, 1.0))
+        self.kill(freeze, also=writer if kind == "config" else None)
         if stop:
             stop.set()
+        if kind == "config":
+            out, err = writer.communicate()
+            allowed, done, under_way = [old_config], None, None
+            for line in out.splitlines():
+                if line.startswith("next "):
+                    under_way = base64.b64decode(line[5:]).decode()
+                elif line == "done":
+                    done, under_way = under_way, None
+            allowed = [t for t in (done or old_config, under_way) if t is not None]
+            self.config_writes += out.count("\ndone") + out.startswith("done")
+            self.config_mid_write += under_way is not None
+            if err.strip():
+                self.fail("round %d (config): the writer said: %s" % (i, err.strip()[:200]))
+            old_config = allowed[0]
+            new_config = allowed[-1]
         self.counts[kind] = self.counts.get(kind, 0) + 1
         ok = soaklib.integrity(self.db) if os.path.exists(self.db) else "ok"
         if ok != "ok":
@@ -297,7 +332,11 @@ class PowerCut:
         self.service = soaklib.Service(self.a.binary, self.work, self.music, self.db, self.sock, [], {},
                                        config=self.config)
         self.service.args = lambda: [self.a.binary, "run", "--config", self.config]
-        kinds = ["scan", "checkpoint", "settings", "playlist"]
+        kinds = ["scan", "checkpoint", "settings", "playlist", "config"]
+        self.config_writer = os.path.join(os.path.dirname(os.path.abspath(self.a.binary)), "clickwheel-config-writer")
+        if not os.access(self.config_writer, os.X_OK):
+            raise SystemExit("powercut: %s is missing (swift build builds it beside clickwheel)" % self.config_writer)
+        self.config_writes = self.config_mid_write = 0
         self.start()
         say("%d kills, freezing with %s" % (self.a.kills, "the cgroup freezer" if self.freezer.path else "SIGSTOP"))
         t0 = time.time()
@@ -313,6 +352,8 @@ class PowerCut:
         print("powercut: %d kills (%s), %d of them with the process tree frozen first (%s); %.0f s" % (
             total, ", ".join("%s %d" % kv for kv in sorted(self.counts.items())), self.freezes,
             "cgroup freezer" if self.freezer.path else "SIGSTOP", time.time() - t0))
+        print("powercut: config rounds: %d Saves completed, %d kills with a Save under way" % (
+            self.config_writes, self.config_mid_write))
         print("powercut: integrity_check, configuration file old-or-new, restart: %s" % (
             "all ok" if not self.failures else "FAILED: " + "; ".join(self.failures[:10])))
         return 0 if not self.failures else 1
