@@ -13,8 +13,9 @@ without this one-threaded client reading 51 sockets in turn). Goal: p99 ≤ 50 m
 
 Then the engine's side alone: the control socket's `wheel 1` / `wheel -1` (answered once the step's effects
 are carried out: the frame drawn and handed to the web remote), timed with no browser and with WATCHERS
-WebSockets reading every frame in another process, in turns of 20 steps, same run: the ratio says whether
-the watchers slow the engine's step → frame.
+WebSockets reading every frame in another process, in turns of 50 steps, same run, with the CPU time each
+of the service's threads spent per step (/proc schedstat): the web remote's loop apart, the rest (the
+engine's queue, the control socket) must not grow with the watchers.
 
 Usage: contrib/bench/web_load.py [--binary .build/release/clickwheel] [--watchers 50] [--steps 200]
 """
@@ -125,10 +126,28 @@ def watch(port, watchers, ready, stop):
     asyncio.run(go())
 
 
-def engine_steps(mpd, port, watchers, steps, turns=5):
+def thread_cpu(pid):
+    """Nanoseconds on a CPU so far of each thread of `pid` (/proc/PID/task/TID/schedstat), by TID, with
+    the thread's name."""
+    out = {}
+    for tid in os.listdir(f"/proc/{pid}/task"):
+        try:
+            with open(f"/proc/{pid}/task/{tid}/schedstat") as f:
+                ns = int(f.read().split()[0])
+            with open(f"/proc/{pid}/task/{tid}/comm") as f:
+                out[tid] = (f.read().strip(), ns)
+        except (OSError, ValueError, IndexError):
+            pass
+    return out
+
+
+def engine_steps(mpd, pid, port, watchers, steps, turns=5):
     """The control socket's `wheel ±1` round trip (event → effects carried out, frame handed to the web
-    remote included), ms, with no watchers and with WATCHERS in turns of `steps`; returns both lists."""
+    remote included), ms, with no watchers and with WATCHERS in turns of `steps`; returns both lists, and
+    the CPU time per step of each of the service's threads in both conditions (ns, by TID: name, alone,
+    watched)."""
     alone, watched = [], []
+    cpu = {}
     for _ in range(turns):
         for n, out in ((0, alone), (watchers, watched)):
             ready, stop = multiprocessing.Event(), multiprocessing.Event()
@@ -138,15 +157,23 @@ def engine_steps(mpd, port, watchers, steps, turns=5):
                 proc.start()
                 ready.wait(30)
                 time.sleep(0.2)
+            before = thread_cpu(pid)
             for i in range(steps):
                 t0 = time.perf_counter()
                 mpd("wheel 1" if i % 2 == 0 else "wheel -1")
                 out.append((time.perf_counter() - t0) * 1000)
                 time.sleep(0.03)
+            after = thread_cpu(pid)
+            for tid, (name, ns) in after.items():
+                row = cpu.setdefault(tid, [name, 0, 0])
+                row[1 if n == 0 else 2] += ns - before.get(tid, (name, 0))[1]
             if proc:
                 stop.set()
                 proc.join(10)
-    return alone, watched
+    for row in cpu.values():
+        row[1] /= steps * turns
+        row[2] /= steps * turns
+    return alone, watched, cpu
 
 
 def pct(values, p):
@@ -181,11 +208,22 @@ def main():
                   f"wheel angle -> frame p50 {pct(lat, 50):.1f} ms, p99 {pct(lat, 99):.1f} ms, max {max(lat):.1f} ms; "
                   f"first client of each step p99 {pct(first, 99):.1f} ms")
         mpd.screen("main")
-        alone, watched = engine_steps(mpd, port, args.watchers, 20)
+        alone, watched, cpu = engine_steps(mpd, service.pid, port, args.watchers, 50)
         print(f"engine step -> frame (control socket `wheel ±1`, {len(alone)} steps each, in turns): "
               f"no watcher p50 {pct(alone, 50):.2f} ms p99 {pct(alone, 99):.2f} ms; "
               f"{args.watchers} watchers p50 {pct(watched, 50):.2f} ms p99 {pct(watched, 99):.2f} ms; "
               f"ratio p50 {pct(watched, 50) / pct(alone, 50):.2f}")
+        # The web remote's event loop: the NIO thread that works most for the watchers. Everything else
+        # (the engine's queue, the control socket's loop, the rest) is the engine's side of a step.
+        nio = [r for r in cpu.values() if r[0].startswith("NIO-ELT")]
+        web = max(nio, key=lambda r: r[2] - r[1]) if nio else None
+        rest_alone = sum(r[1] for r in cpu.values() if r is not web) / 1000
+        rest_watched = sum(r[2] for r in cpu.values() if r is not web) / 1000
+        if web:
+            print(f"CPU per step, µs: the web remote's loop ({web[0]}) {web[1] / 1000:.0f} alone, "
+                  f"{web[2] / 1000:.0f} with {args.watchers} watchers; all other threads (engine, control "
+                  f"socket, …) {rest_alone:.0f} alone, {rest_watched:.0f} with watchers "
+                  f"(ratio {rest_watched / rest_alone:.2f})")
     finally:
         service.terminate()
         service.wait(timeout=15)
