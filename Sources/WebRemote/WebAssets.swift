@@ -36,6 +36,14 @@ body { display: flex; flex-direction: column; align-items: center; padding: 12px
 .wheel .label { fill: #9ea3a8; font: bold 15px system-ui, sans-serif; pointer-events: none; }
 .wheel .centre { fill: #e3e5e8; stroke: #c3c6c9; stroke-width: 1; }
 .wheel.pressed .centre { fill: #d2d5d9; }
+/* The black edition: dark case, dark wheel, grey labels, a darker centre. */
+.ipod.black { background: linear-gradient(160deg, #4a4c50, #1d1e21 70%, #111214); box-shadow: 0 10px 30px #000a, inset 0 1px 0 #666; }
+.ipod.black .lcd { border-color: #0c0c0d; }
+.ipod.black .wheel .ring { fill: #2a2b2f; stroke: #111; }
+.ipod.black .wheel .label { fill: #8d9196; }
+.ipod.black .wheel .centre { fill: #3a3b40; stroke: #16171a; }
+.ipod.black .wheel.pressed .centre { fill: #2c2d31; }
+.ipod.black .login { color: #ddd; }
 .login { margin-top: 12px; color: #333; text-align: center; }
 .login input { font-size: 16px; }
 .now { display: flex; gap: 12px; width: var(--w); margin-top: 16px; align-items: center; }
@@ -154,6 +162,15 @@ footer { margin-top: 14px; font-size: 13px; color: #aaa; display: flex; gap: 16p
   setInterval(progress, 250);  // the page's own clock between the server's reports: nothing is polled
 
   // --- the click sound ---
+  // The black iPod classic or the white one, kept like the click sound (first visit: the system's dark
+  // or light preference).
+  const black = $("black");
+  const saved = localStorage.getItem("cw-black");
+  black.checked = saved ? saved === "on" : matchMedia("(prefers-color-scheme: dark)").matches;
+  const paint = () => $("ipod").classList.toggle("black", black.checked);
+  paint();
+  black.addEventListener("change", () => { localStorage.setItem("cw-black", black.checked ? "on" : "off"); paint(); });
+
   const clicker = $("clicker");
   clicker.checked = localStorage.getItem("cw-click") !== "off";
   clicker.addEventListener("change", () => localStorage.setItem("cw-click", clicker.checked ? "on" : "off"));
@@ -303,6 +320,7 @@ footer { margin-top: 14px; font-size: 13px; color: #aaa; display: flex; gap: 16p
 </section>
 <footer>
   <label><input type="checkbox" id="clicker" checked> click sound</label>
+  <label><input type="checkbox" id="black"> black</label>
   <span id="status" role="status">connecting…</span>
 </footer>
 <script src="/app.js"></script>

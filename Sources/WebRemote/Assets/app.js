@@ -97,6 +97,15 @@
   setInterval(progress, 250);  // the page's own clock between the server's reports: nothing is polled
 
   // --- the click sound ---
+  // The black iPod classic or the white one, kept like the click sound (first visit: the system's dark
+  // or light preference).
+  const black = $("black");
+  const saved = localStorage.getItem("cw-black");
+  black.checked = saved ? saved === "on" : matchMedia("(prefers-color-scheme: dark)").matches;
+  const paint = () => $("ipod").classList.toggle("black", black.checked);
+  paint();
+  black.addEventListener("change", () => { localStorage.setItem("cw-black", black.checked ? "on" : "off"); paint(); });
+
   const clicker = $("clicker");
   clicker.checked = localStorage.getItem("cw-click") !== "off";
   clicker.addEventListener("change", () => localStorage.setItem("cw-click", clicker.checked ? "on" : "off"));

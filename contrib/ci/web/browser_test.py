@@ -6,7 +6,7 @@ lame, one with an embedded cover).
 Checks: the page's LCD rows equal the control socket's `screen` rows; a pointer drag of 60° around the
 wheel moves the cursor 3 rows, and a fast one of 180° more than 9 (the acceleration); a tap on the centre enters the menu; a touch held on the centre opens the
 context menu; the arrow key turns the wheel; a frame made by `clickwheel ctl wheel 1` reaches the page
-within 100 ms (printed); Now Playing shows the title and the artwork; the click sound switch is kept; the
+within 100 ms (printed); Now Playing shows the title and the artwork; the click sound and black switches are kept; the
 page fits a phone-sized viewport; with a password the page shows nothing before it is given (a wrong one
 is refused). Screenshots (PNG) go to $CW_WEB_ARTIFACTS (default .build/web-artifacts);
 the LCD area is compared with Tests/WebRemoteTests/Golden/lcd-20x4.png, and a second service's at 16x2 with
@@ -242,6 +242,15 @@ def main():
         check(js("return localStorage.getItem('cw-click')") == "off", "the click sound switch is kept")
         driver.find_element(By.ID, "clicker").click()
 
+        # The black edition: the switch paints the case and wheel, and is kept.
+        check(not js("return document.getElementById('ipod').classList.contains('black')"), "a white iPod at first")
+        driver.find_element(By.ID, "black").click()
+        dark = js("const c = getComputedStyle(document.querySelector('#wheel .ring')).fill.match(/\\d+/g).map(Number);"
+                  "return document.getElementById('ipod').classList.contains('black') && c[0] < 80 && c[1] < 80 && c[2] < 80")
+        check(dark and js("return localStorage.getItem('cw-black')") == "on", "the black switch paints a black iPod, kept")
+        driver.save_screenshot(str(ARTIFACTS / "web-remote-black.png"))
+        driver.find_element(By.ID, "black").click()
+
         # A phone-sized viewport: the device fits, and a held touch still works.
         driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
                                {"width": 390, "height": 844, "deviceScaleFactor": 2, "mobile": True})
@@ -283,7 +292,9 @@ def main():
         check(wait_for(lambda: js("return window.cw && window.cw.frames") > 0), "16x2: with the password, the page receives frames")
         same_as_socket("16x2 main menu")
         check(js("return document.getElementById('lcd').dataset.size") == "16x2", "the LCD is 16x2, as configured")
-        wait_for(lambda: js("return window.cw.backlight"), timeout=3)
+        mpd("wheel 1")
+        mpd("wheel -1")  # the backlight on again (the login took a while on a loaded machine), cursor back
+        wait_for(lambda: js("return window.cw.backlight") and page_rows() == mpd.screen()["rows"], timeout=3)
         small_png = driver.find_element(By.ID, "lcd").screenshot_as_png
         (ARTIFACTS / "web-remote-lcd-16x2.png").write_bytes(small_png)
         golden("lcd-16x2.png", small_png)
