@@ -449,7 +449,13 @@ class Soak:
                 c.cmd("rm %s" % quote(name))
             except Ack:
                 pass
-            c.cmd("save %s" % quote(name))
+            try:
+                c.cmd("save %s" % quote(name))
+            except Ack as e:
+                # Another client saved the same name between this one's rm and save: MPD's answer.
+                if "{save} Playlist already exists" not in str(e):
+                    raise
+                self.stats.add("save raced by another client (ACK Playlist already exists, as MPD)")
         elif r < 0.68:
             artist = rnd.choice(artists)
             c.cmd("add %s" % quote("%s/Album %s-%d" % (artist, artist[7:], rnd.randrange(4))))
