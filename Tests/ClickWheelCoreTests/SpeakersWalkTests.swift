@@ -124,4 +124,17 @@ import Testing
         #expect(MenuCatalog.identifier(of: h.engine.top.destination) == "speakers")
         #expect(h.effects.allSatisfy { if case .speakers = $0 { false } else { true } })
     }
+
+    @Test func scriptsOpenSpeakersByNameOnlyWhenItIsShown() throws {
+        var h = try harness()
+        guard case .failure(.noSuchScreen(_, let known)) = h.engine.control(.openScreen("speakers"), at: .ms(1000)).result
+        else {
+            Issue.record("Speakers opened without Snapcast")
+            return
+        }
+        #expect(!known.contains("speakers"))
+        h.send(.speakers(Self.online, at: .ms(1100)))
+        #expect(throws: Never.self) { try h.engine.control(.openScreen("speakers"), at: .ms(1200)).result.get() }
+        #expect(h.engine.position().menu == "speakers" && h.engine.position().count == 3)
+    }
 }
