@@ -61,7 +61,8 @@ final class SnapcastControl: @unchecked Sendable {
     /// Mutes or unmutes a room (its own mute; a group muted in Snapweb is unmuted along with it).
     func setRoom(_ id: String, on: Bool) {
         loop.execute {
-            guard let entry = self.rooms.entry(id) else { return }
+            // Offline: dropped (not shown as done); the server's state comes back with it.
+            guard self.channel != nil, let entry = self.rooms.entry(id) else { return }
             var volume = entry.client.config.volume
             volume.muted = !on
             self.send(.setVolume(id: self.takeID(), client: id, volume))
@@ -77,7 +78,7 @@ final class SnapcastControl: @unchecked Sendable {
     /// Sets a room's volume, 0…100 (its mute unchanged).
     func setVolume(_ id: String, percent: Int) {
         loop.execute {
-            guard let entry = self.rooms.entry(id) else { return }
+            guard self.channel != nil, let entry = self.rooms.entry(id) else { return }
             var volume = entry.client.config.volume
             volume.percent = max(0, min(100, percent))
             self.send(.setVolume(id: self.takeID(), client: id, volume))
