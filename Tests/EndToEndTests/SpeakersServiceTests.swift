@@ -262,15 +262,18 @@ struct SpeakersServiceTests {
         let dirOfSnap = Self.env["CW_SNAP_DIR"] ?? ""
         let pid = try #require(Int32(String(contentsOfFile: dirOfSnap + "/snapserver.pid", encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)))
         kill(pid, SIGKILL)
+        let killed = Date()
         var offline = false
         for _ in 0..<40 where !offline {
             offline = Self.row("Server offline", of: c.roundTrip("screen")) != nil
             if !offline { usleep(100_000) }
         }
         #expect(offline, "the menu did not say the server is offline: \(c.roundTrip("screen"))")
+        print("speakers: \"Server offline\" on the screen \(Int(Date().timeIntervalSince(killed) * 1000)) ms after the kill")
         let script = TerminalDemoTests.root.appendingPathComponent("contrib/ci/snapcast-start.sh").path
         let restart = try ChildProcess.run("/bin/bash", [script])
         #expect(restart.status == 0, "snapcast-start.sh: \(restart.stderr)")
+        let restarted = Date()
         var back = false
         for _ in 0..<100 where !back {
             // Listed and connected again (the server lists known clients as offline until they are back).
@@ -281,6 +284,7 @@ struct SpeakersServiceTests {
             if !back { usleep(100_000) }
         }
         #expect(back, "the rooms did not come back: \(c.roundTrip("screen"))")
+        print("speakers: both rooms connected on the screen \(Int(Date().timeIntervalSince(restarted) * 1000)) ms after the restart")
         let snapweb2 = try Snapweb()
         try snapweb2.reset()
         child.kill(SIGTERM)
