@@ -4,6 +4,7 @@ import NIOCore
 import NIOPosix
 import NamedThreads
 import ServiceLifecycle
+import Synchronization
 
 /// The Snapcast control client (Main menu → Speakers, the rooms MPD clients see as outputs): one TCP
 /// connection to snapserver's JSON-RPC port (1705), `Server.GetStatus` on connecting, then the server's
@@ -23,6 +24,9 @@ final class SnapcastControl: @unchecked Sendable {
     private let logger: Logger
     /// Called on the loop with the rooms and whether the server answers, after every change.
     private let onChange: @Sendable ([SpeakerRoom], Speakers.Server) -> Void
+
+    /// Set once `stop` began: nothing more is handed to the loop (its thread goes away).
+    private let closed = Atomic<Bool>(false)
 
     private var channel: (any Channel)?
     private var rooms = SnapcastRooms()
@@ -51,6 +55,7 @@ final class SnapcastControl: @unchecked Sendable {
 
     /// Closes the connection and the client's thread (blocking: call it off the cooperative pool).
     func stop() {
+        closed.store(true, ordering: .sequentiallyConsistent)
         try? loop.submit {
             self.stopped = true
             self.channel?.close(promise: nil)
@@ -60,7 +65,7 @@ final class SnapcastControl: @unchecked Sendable {
 
     /// Mutes or unmutes a room (its own mute; a group muted in Snapweb is unmuted along with it).
     func setRoom(_ id: String, on: Bool) {
-        loop.execute {
+        onLoop {
             // Offline: dropped (not shown as done); the server's state comes back with it.
             guard self.channel != nil, let entry = self.rooms.entry(id) else { return }
             var volume = entry.client.config.volume
@@ -77,7 +82,7 @@ final class SnapcastControl: @unchecked Sendable {
 
     /// Sets a room's volume, 0…100 (its mute unchanged).
     func setVolume(_ id: String, percent: Int) {
-        loop.execute {
+        onLoop {
             guard self.channel != nil, let entry = self.rooms.entry(id) else { return }
             var volume = entry.client.config.volume
             volume.percent = max(0, min(100, percent))
@@ -85,6 +90,13 @@ final class SnapcastControl: @unchecked Sendable {
             _ = self.rooms.apply(.volume(client: id, muted: volume.muted, percent: volume.percent))
             self.changed()
         }
+    }
+
+    /// Runs `body` on the loop, unless the client is stopping (a command from an MPD client in the last
+    /// moments of a shutdown is dropped).
+    private func onLoop(_ body: @escaping @Sendable () -> Void) {
+        guard !closed.load(ordering: .sequentiallyConsistent) else { return }
+        loop.execute(body)
     }
 
     private func takeID() -> Int {
