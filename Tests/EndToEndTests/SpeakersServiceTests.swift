@@ -247,6 +247,14 @@ struct SpeakersServiceTests {
         #expect(try !snapweb.muted(Self.roomA), "mpc enable unmuted Kitchen")
         #expect(try snapweb.muted(Self.roomB), "mpc disable muted Living Room")
 
+        // This Pi: Select switches the `pulse` output as `toggleoutput 0` does, and back.
+        #expect(c.roundTrip("wheel -5") == "OK\n")
+        #expect(c.roundTrip("press select") == "OK\n")
+        #expect(try mpc("outputs").contains("Output 1 (This Pi) is disabled"))
+        #expect(Self.row("This Pi", of: c.roundTrip("screen"))?.hasSuffix(" Off") == true)
+        #expect(c.roundTrip("press select") == "OK\n")
+        #expect(try mpc("outputs").contains("Output 1 (This Pi) is enabled"))
+
         // Idle `output` fires when Snapweb mutes a room.
         let idler = try RawClient(socket)
         _ = idler.response()
