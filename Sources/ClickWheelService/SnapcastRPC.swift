@@ -106,7 +106,9 @@ enum SnapcastRPC {
                 guard statusRequests.contains(id) else { return .result(id: id) }
                 return .status(try decoder.decode(StatusResult.self, from: data).result.server.groups)
             }
-            guard let method = envelope.method else { throw DecodeError(description: "neither a response nor a notification") }
+            guard let method = envelope.method else {
+                throw DecodeError(description: "neither a response nor a notification")
+            }
             switch method {
             case "Server.OnUpdate":
                 return .status(try decoder.decode(Notification<ServerParams>.self, from: data).params.server.groups)
@@ -164,7 +166,8 @@ enum SnapcastRPC {
                 data = try? encoder.encode(
                     Body(id: id, method: "Client.SetVolume", params: ClientVolume(id: client, volume: volume)))
             case .setGroupMute(let id, let group, let muted):
-                data = try? encoder.encode(Body(id: id, method: "Group.SetMute", params: GroupMute(id: group, mute: muted)))
+                data = try? encoder.encode(
+                    Body(id: id, method: "Group.SetMute", params: GroupMute(id: group, mute: muted)))
             }
             // Encoding strings and numbers cannot fail.
             return String(decoding: data ?? Data(), as: UTF8.self) + "\n"
@@ -229,7 +232,8 @@ struct SnapcastRooms: Equatable, Sendable {
             }
             if name.isEmpty { name = c.id }
             return SpeakerRoom(
-                id: c.id, name: name, connected: c.connected, muted: c.config.volume.muted || groupMuted[e.group] == true,
+                id: c.id, name: name, connected: c.connected,
+                muted: c.config.volume.muted || groupMuted[e.group] == true,
                 volume: c.config.volume.percent)
         }
     }

@@ -14,7 +14,8 @@ import Testing
 
     @Test func derivedFromTheSnapcastOutputUnlessGivenOrOff() throws {
         #expect(try load("output: pulse\n").snapcastControlAddress == nil)
-        let tcp = try #require(try load("output: [pulse, snapcast]\nsnapcast: tcp://10.0.0.5:4953\n").snapcastControlAddress)
+        let tcp = try #require(
+            try load("output: [pulse, snapcast]\nsnapcast: tcp://10.0.0.5:4953\n").snapcastControlAddress)
         #expect(tcp.host == "10.0.0.5" && tcp.port == 1705)
         let pipe = try #require(try load("output: snapcast\nsnapcast: pipe:///tmp/snapfifo\n").snapcastControlAddress)
         #expect(pipe.host == "127.0.0.1" && pipe.port == 1705)
@@ -22,7 +23,8 @@ import Testing
         #expect(given.host == "snap.local" && given.port == 1805)
         #expect(try load("output: [pulse, snapcast]\nsnapcast_control: off\n").snapcastControlAddress == nil)
         let env = try #require(
-            try load("output: snapcast\n", env: ["CLICKWHEEL_SNAPCAST_CONTROL": "127.0.0.1:14705"]).snapcastControlAddress)
+            try load("output: snapcast\n", env: ["CLICKWHEEL_SNAPCAST_CONTROL": "127.0.0.1:14705"])
+                .snapcastControlAddress)
         #expect(env.port == 14705)
     }
 

@@ -13,7 +13,8 @@ import Testing
         var settings = Settings()
         settings.backlightSeconds = 0
         settings.clicker = .off
-        return EngineHarness(library: Fixtures.sample(), geometry: try #require(DisplayGeometry(size)), settings: settings)
+        return EngineHarness(
+            library: Fixtures.sample(), geometry: try #require(DisplayGeometry(size)), settings: settings)
     }
 
     /// The Speakers commands among the last event's effects.
@@ -93,7 +94,8 @@ import Testing
         openSpeakers(&h)
         h.turn(2)  // Living Room
         let newcomer = SpeakerRoom(id: "attic", name: "Attic", connected: true, muted: false, volume: 50)
-        h.send(.speakers(Speakers(server: .online, rooms: [newcomer, Self.kitchen, Self.living], thisPi: true), at: h.now))
+        h.send(
+            .speakers(Speakers(server: .online, rooms: [newcomer, Self.kitchen, Self.living], thisPi: true), at: h.now))
         #expect(h.engine.top.cursor == 3)
         h.click(.select)
         #expect(commands(h) == [.setRoom(id: "room-b#2", on: true)])
@@ -127,7 +129,8 @@ import Testing
 
     @Test func scriptsOpenSpeakersByNameOnlyWhenItIsShown() throws {
         var h = try harness()
-        guard case .failure(.noSuchScreen(_, let known)) = h.engine.control(.openScreen("speakers"), at: .ms(1000)).result
+        guard
+            case .failure(.noSuchScreen(_, let known)) = h.engine.control(.openScreen("speakers"), at: .ms(1000)).result
         else {
             Issue.record("Speakers opened without Snapcast")
             return

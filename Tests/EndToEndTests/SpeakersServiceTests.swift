@@ -83,7 +83,9 @@ struct SpeakersServiceTests {
         /// Whether the server has `client` muted.
         func muted(_ client: String) throws -> Bool {
             let status = try call("Server.GetStatus")
-            let groups = (((status["result"] as? [String: Any])?["server"] as? [String: Any])?["groups"] as? [[String: Any]]) ?? []
+            let groups =
+                (((status["result"] as? [String: Any])?["server"] as? [String: Any])?["groups"] as? [[String: Any]])
+                ?? []
             for g in groups {
                 for c in (g["clients"] as? [[String: Any]]) ?? [] where c["id"] as? String == client {
                     let volume = (c["config"] as? [String: Any])?["volume"] as? [String: Any]
@@ -110,18 +112,21 @@ struct SpeakersServiceTests {
     static func roomLevels(dir: URL) throws -> (a: Double, b: Double)? {
         let file = dir.appendingPathComponent("rooms.raw").path
         let monitor = env["CW_SNAP_ROOMS_MONITOR"] ?? "cw_rooms.monitor"
-        _ = try ChildProcess.run("/bin/sh", [
-            "-c",
-            "timeout 1.5 parec -d \(monitor) --raw --format=s16le --rate=44100 --channels=4 "
-                + "--channel-map=front-left,front-right,rear-left,rear-right --latency-msec=20 > \(file)",
-        ])
+        _ = try ChildProcess.run(
+            "/bin/sh",
+            [
+                "-c",
+                "timeout 1.5 parec -d \(monitor) --raw --format=s16le --rate=44100 --channels=4 "
+                    + "--channel-map=front-left,front-right,rear-left,rear-right --latency-msec=20 > \(file)",
+            ])
         let data = try Data(contentsOf: URL(fileURLWithPath: file))
         var sums = (a: 0.0, b: 0.0), frames = 0
         data.withUnsafeBytes { raw in
             let samples = raw.bindMemory(to: Int16.self)
             var i = 0
             while i + 3 < samples.count {
-                let a = Double(Int16(littleEndian: samples[i])) / 32768, b = Double(Int16(littleEndian: samples[i + 2])) / 32768
+                let a = Double(Int16(littleEndian: samples[i])) / 32768,
+                    b = Double(Int16(littleEndian: samples[i + 2])) / 32768
                 sums.a += a * a
                 sums.b += b * b
                 frames += 1
@@ -143,8 +148,14 @@ struct SpeakersServiceTests {
         try FileManager.default.createDirectory(at: music, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
         let wav = dir.appendingPathComponent("tone.wav").path
-        #expect(try ChildProcess.run("sox", ["-n", "-r", "44100", "-c", "2", "-b", "16", wav, "synth", "20", "sine", "440", "vol", "0.3"]).status == 0)
-        #expect(try ChildProcess.run("lame", ["--quiet", "-b", "128", "--tt", "Tone", wav, music.appendingPathComponent("tone.mp3").path]).status == 0)
+        #expect(
+            try ChildProcess.run(
+                "sox", ["-n", "-r", "44100", "-c", "2", "-b", "16", wav, "synth", "20", "sine", "440", "vol", "0.3"]
+            ).status == 0)
+        #expect(
+            try ChildProcess.run(
+                "lame", ["--quiet", "-b", "128", "--tt", "Tone", wav, music.appendingPathComponent("tone.mp3").path]
+            ).status == 0)
 
         let snapweb = try Snapweb()
         try snapweb.reset()
@@ -155,11 +166,13 @@ struct SpeakersServiceTests {
         try snapweb.call("Client.SetName", ["id": Self.roomB, "name": "Living Room"])
 
         let socket = dir.appendingPathComponent("socket").path
-        let child = try ChildProcess(TerminalDemoTests.binary, [
-            "run", "--display", "none", "--input", "none", "--output", "pulse,snapcast",
-            "--snapcast", Self.env["CW_SNAP_SOURCE"] ?? "", "--snapcast-control", Self.env["CW_SNAP_CONTROL"] ?? "",
-            "--music", music.path, "--db", dir.path + "/lib.sqlite", "--socket", socket,
-        ])
+        let child = try ChildProcess(
+            TerminalDemoTests.binary,
+            [
+                "run", "--display", "none", "--input", "none", "--output", "pulse,snapcast",
+                "--snapcast", Self.env["CW_SNAP_SOURCE"] ?? "", "--snapcast-control", Self.env["CW_SNAP_CONTROL"] ?? "",
+                "--music", music.path, "--db", dir.path + "/lib.sqlite", "--socket", socket,
+            ])
         defer {
             child.kill(SIGKILL)
             _ = child.wait()
@@ -233,11 +246,14 @@ struct SpeakersServiceTests {
 
         // MPD clients: the rooms after the configured outputs, off when muted; mpc switches them.
         let outputs = try mpc("outputs")
-        #expect(outputs.contains("Output 1 (This Pi) is enabled") && outputs.contains("Output 2 (Snapcast) is enabled"), "\(outputs)")
+        #expect(
+            outputs.contains("Output 1 (This Pi) is enabled") && outputs.contains("Output 2 (Snapcast) is enabled"),
+            "\(outputs)")
         let kitchenLine = try #require(outputs.split(separator: "\n").first { $0.contains("(Kitchen)") }, "\(outputs)")
         #expect(kitchenLine.hasSuffix("is disabled"))
         let kitchenID = try #require(kitchenLine.split(separator: " ").dropFirst().first.map(String.init))
-        let livingLine = try #require(outputs.split(separator: "\n").first { $0.contains("(Living Room)") }, "\(outputs)")
+        let livingLine = try #require(
+            outputs.split(separator: "\n").first { $0.contains("(Living Room)") }, "\(outputs)")
         #expect(livingLine.hasSuffix("is enabled"))
         let livingID = try #require(livingLine.split(separator: " ").dropFirst().first.map(String.init))
         #expect(c.roundTrip("outputs").contains("outputname: Kitchen\nplugin: snapcast\noutputenabled: 0\n"))
@@ -268,7 +284,10 @@ struct SpeakersServiceTests {
         // The server killed: the menu says so within a second or two (one log line), and once it is back
         // the rooms come back by themselves.
         let dirOfSnap = Self.env["CW_SNAP_DIR"] ?? ""
-        let pid = try #require(Int32(String(contentsOfFile: dirOfSnap + "/snapserver.pid", encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)))
+        let pid = try #require(
+            Int32(
+                String(contentsOfFile: dirOfSnap + "/snapserver.pid", encoding: .utf8).trimmingCharacters(
+                    in: .whitespacesAndNewlines)))
         kill(pid, SIGKILL)
         let killed = Date()
         var offline = false
@@ -277,7 +296,9 @@ struct SpeakersServiceTests {
             if !offline { usleep(100_000) }
         }
         #expect(offline, "the menu did not say the server is offline: \(c.roundTrip("screen"))")
-        print("speakers: \"Server offline\" on the screen \(Int(Date().timeIntervalSince(killed) * 1000)) ms after the kill")
+        print(
+            "speakers: \"Server offline\" on the screen \(Int(Date().timeIntervalSince(killed) * 1000)) ms after the kill"
+        )
         let script = TerminalDemoTests.root.appendingPathComponent("contrib/ci/snapcast-start.sh").path
         let restart = try ChildProcess.run("/bin/bash", [script])
         #expect(restart.status == 0, "snapcast-start.sh: \(restart.stderr)")
@@ -292,7 +313,9 @@ struct SpeakersServiceTests {
             if !back { usleep(100_000) }
         }
         #expect(back, "the rooms did not come back: \(c.roundTrip("screen"))")
-        print("speakers: both rooms connected on the screen \(Int(Date().timeIntervalSince(restarted) * 1000)) ms after the restart")
+        print(
+            "speakers: both rooms connected on the screen \(Int(Date().timeIntervalSince(restarted) * 1000)) ms after the restart"
+        )
         let snapweb2 = try Snapweb()
         try snapweb2.reset()
         child.kill(SIGTERM)
