@@ -80,15 +80,16 @@ final class SnapcastControl: @unchecked Sendable {
         }
     }
 
-    /// Sets a room's volume, 0…100 (its mute unchanged).
+    /// Sets a room's volume, 0…100 (its mute unchanged): the Speakers volume screen's wheel.
     func setVolume(_ id: String, percent: Int) {
         onLoop {
             guard self.channel != nil, let entry = self.rooms.entry(id) else { return }
             var volume = entry.client.config.volume
             volume.percent = max(0, min(100, percent))
             self.send(.setVolume(id: self.takeID(), client: id, volume))
+            // Kept, not published: only the wheel sets volumes here, and its screen is already ahead (a
+            // fast turn published step by step would reach the engine behind it and pull the bar back).
             _ = self.rooms.apply(.volume(client: id, muted: volume.muted, percent: volume.percent))
-            self.changed()
         }
     }
 
