@@ -34,7 +34,7 @@ trap 'bash contrib/ci/pulse-stop.sh' EXIT
 swift test --skip-build --filter PlaybackTests
 # Snapcast rooms on the same server: a private snapserver and two snapclients into remap sinks of one
 # 4-channel null sink (contrib/ci/snapcast-start.sh); a tone heard in both rooms with their onset difference
-# printed, a snapserver kill and restart mid-song. About 40 s.
+# printed, a snapserver kill and restart mid-song. About 50 s with the Speakers run below.
 export CW_SNAP_DIR="${TMPDIR:-/tmp}/clickwheel-test-snap-$$"
 snap_lines="$(bash contrib/ci/snapcast-start.sh)" || exit 1
 eval "$snap_lines"
