@@ -113,6 +113,13 @@ struct ConfigKey: Sendable {
             c.snapcast = bare
             return nil
         },
+        ConfigKey(name: "snapcast_control") { c, v in
+            if v == "off" {
+                c.snapcastControl = v
+                return nil
+            }
+            return hostPort(v, example: "127.0.0.1:1705") { c.snapcastControl = $0 }
+        },
         ConfigKey(name: "volume") { c, v in
             guard let n = Int(v), (0...100).contains(n) else { return "must be 0–100" }
             c.volume = n

@@ -39,6 +39,10 @@ public struct ServiceConfig: Equatable, Sendable {
     /// The snapserver source the `snapcast` output feeds: `tcp://HOST:PORT` (a `tcp://…?mode=server`
     /// source, 44100:16:2) or `pipe:///PATH` (a `pipe://` source's FIFO).
     public var snapcast = "tcp://127.0.0.1:4953"
+    /// Snapserver's JSON-RPC control port for Main menu → Speakers, `HOST:PORT`, or `off`; nil: port 1705
+    /// on the `snapcast` source's host (127.0.0.1 for a `pipe://` source) when the `snapcast` output is
+    /// configured, else none.
+    public var snapcastControl: String?
     /// Volume at first start (later the last volume is restored), 0–100.
     public var volume = 50
     public var logLevel = "info"
@@ -69,6 +73,25 @@ public struct ServiceConfig: Equatable, Sendable {
         self.music = music
         self.db = db
         self.socket = socket
+    }
+}
+
+extension ServiceConfig {
+    /// Where Main menu → Speakers asks snapserver about its rooms (`snapcastControl`, see there); nil:
+    /// no Snapcast server is configured, or `snapcast_control: off`.
+    public var snapcastControlAddress: (host: String, port: Int)? {
+        if let given = snapcastControl {
+            guard given != "off", let colon = given.lastIndex(of: ":"), let port = Int(given[given.index(after: colon)...])
+            else { return nil }
+            return (String(given[..<colon]), port)
+        }
+        guard outputs.contains(.snapcast) else { return nil }
+        if snapcast.hasPrefix("tcp://"), let address = snapcast.dropFirst(6).split(separator: "/").first,
+            let colon = address.lastIndex(of: ":")
+        {
+            return (String(address[..<colon]), 1705)
+        }
+        return ("127.0.0.1", 1705)
     }
 }
 

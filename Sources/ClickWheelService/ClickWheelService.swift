@@ -132,6 +132,17 @@ public final class ClickWheelService: Sendable {
         loop.rescan = { scanner.start() }
         loop.listener = { server.notify($0); nowPlaying?.changed($0) }
         outputs.notify.withLock { $0 = { server.notify($0) } }
+        let snapcastControl = c.snapcastControlAddress.map { address in
+            SnapcastControl(host: address.host, port: address.port, logger: logger) { rooms, state in
+                outputs.roomsChanged(rooms, server: state)
+            }
+        }
+        if let snapcastControl {
+            outputs.control.withLock { $0 = snapcastControl }
+            outputs.onSpeakers.withLock { $0 = { loop.post(.speakers($0, at: MonotonicClock.now())) } }
+            loop.speakerCommands = { outputs.perform($0) }
+            outputs.publishSpeakers()
+        }
         loop.powerCommands = [.shutDown: c.shutdownCommand, .restart: c.restartCommand]
         let evdev = DeviceSetup.evdev(c, logger: logger)
         loop.wheelCalibration = WheelCalibrationLink(evdev: evdev, config: c, configFile: options.configFile, logger: logger)
@@ -162,6 +173,7 @@ public final class ClickWheelService: Sendable {
                 logger: logger
             ) { watching in logger.info("running: music \(c.music) (\(watching)), \(where_)") },
             ControlService(server: server),
+            SnapcastControlService(control: snapcastControl),
             WebService(remote: web, nowPlaying: nowPlaying),
             InputService(
                 keyboard: useKeyboard ? KeyboardInput(holdMS: 1000) { quit() } : nil, evdev: evdev, loop: loop,

@@ -45,6 +45,8 @@ public final class EngineLoop: @unchecked Sendable {
     public var rescan: @Sendable () -> Void = {}
     /// Who hears about changes (the control server's idle clients); set before `start`.
     public var listener: (@Sendable (MPDIdleSubsystems) -> Void)?
+    /// Main menu → Speakers' commands (the Snapcast rooms, This Pi); set before `start`.
+    var speakerCommands: (@Sendable (SpeakerCommand) -> Void)?
     /// Settings → Shut Down / Restart run these (`/bin/sh -c`); set before `start`, or on the queue.
     public var powerCommands: [PowerAction: String] = [:]
     /// Settings → Wheel's raw input and saving; set before `start`, or on the queue (nil: nothing to
@@ -237,6 +239,8 @@ public final class EngineLoop: @unchecked Sendable {
                 runPowerCommand(action)
             case .rawInput(let on):
                 wheelCalibration?.forwardRawEvents(to: on ? rawPost : nil)
+            case .speakers(let command):
+                speakerCommands?(command)
             case .log(let line):
                 logger.notice("\(line)")
             case .alarmTone(let volume):

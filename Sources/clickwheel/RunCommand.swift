@@ -61,6 +61,9 @@ struct RunCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("The snapserver source the snapcast output feeds (44100:16:2).", valueName: "tcp://HOST:PORT|pipe:///PATH"))
     var snapcast: String?
 
+    @Option(help: ArgumentHelp("Snapserver's JSON-RPC control port for Main menu → Speakers (default: port 1705 on the --snapcast host when the snapcast output is on).", valueName: "HOST:PORT|off"))
+    var snapcastControl: String?
+
     @Option(help: ArgumentHelp("Serve the web remote (the device in a browser) on HOST:PORT (env CLICKWHEEL_WEB; off by default, --demo: 127.0.0.1:8080). Any address but loopback needs the password key.", valueName: "HOST:PORT"))
     var web: String?
 
@@ -70,7 +73,7 @@ struct RunCommand: AsyncParsableCommand {
         let given: [(String, String?)] = [
             ("music", music), ("db", db), ("socket", socket), ("steps_per_detent", stepsPerDetent),
             ("degrees_per_step", degreesPerStep), ("acceleration", acceleration), ("output", output),
-            ("snapcast", snapcast),
+            ("snapcast", snapcast), ("snapcast_control", snapcastControl),
             ("input", input.isEmpty ? nil : input.joined(separator: ",")), ("invert_wheel", invertWheel ? "true" : nil),
             ("demo", demo ? "true" : nil), ("web", web),
         ]

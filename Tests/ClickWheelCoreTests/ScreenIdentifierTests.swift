@@ -17,6 +17,7 @@ import Testing
             (.nowPlaying, "nowplaying"), (.search(SearchState()), "search"),
             (.context(ContextTarget(row: row, source: .onTheGo)), "context"),
             (.rating(ContextTarget(row: row, source: .onTheGo)), "context.rating"),
+            (.menu(.speakers), "speakers"), (.speakerVolume("room-a"), "speakers.volume"),
         ]
         let lists: [(ListSource, String)] = [
             (.onTheGo, "music.playlists.onthego"), (.library(.playlists), "music.playlists"),

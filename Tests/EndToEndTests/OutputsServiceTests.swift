@@ -72,7 +72,10 @@ import Testing
             let music = TerminalDemoTests.root.appendingPathComponent("Tests/LibraryTests/Fixtures/music").path
             child = try ChildProcess(TerminalDemoTests.binary, [
                 "run", "--display", "none", "--input", "none", "--output", "null,snapcast", "--snapcast",
-                "pipe://" + fifo.path, "--music", music, "--db", dir.path + "/lib.sqlite", "--socket", socket,
+                "pipe://" + fifo.path,
+                // No Snapcast rooms: only the configured outputs are listed (a snapserver on this machine's
+                // port 1705 would add its clients).
+                "--snapcast-control", "off", "--music", music, "--db", dir.path + "/lib.sqlite", "--socket", socket,
             ])
             let deadline = Date().addingTimeInterval(30)
             while !FileManager.default.fileExists(atPath: socket) && Date() < deadline { usleep(50_000) }

@@ -175,7 +175,9 @@ final class RoomsCapture {
         capture.process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         capture.process.arguments = [
             "parec", "-d", SnapRooms.monitor, "--raw", "--format=s16le", "--rate=44100", "--channels=4",
-            "--latency-msec=20",
+            // Named: parec's default 4-channel map is not the sink's, and PulseAudio remixed to it, so
+            // "room B" (channel 3) was room A's right channel (seen with room A muted: both silent).
+            "--channel-map=front-left,front-right,rear-left,rear-right", "--latency-msec=20",
         ]
         capture.process.standardOutput = try FileHandle(forWritingTo: capture.file)
         capture.process.standardError = FileHandle.nullDevice

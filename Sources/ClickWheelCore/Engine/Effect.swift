@@ -37,6 +37,9 @@ public enum Effect: Hashable, Sendable {
     /// `clickwheel calibrate --write`), apply them to the running decoders, answer with `Event.wheelSaved`.
     case saveWheel(CalibrationResult)
 
+    /// Main menu → Speakers: mute or unmute a room, set its volume, switch the Pi's own output.
+    case speakers(SpeakerCommand)
+
     /// Log this line (an alarm missed on an unsynchronised clock: said once).
     case log(String)
     /// Play the alarm tone's beep at this volume, 0…100 (the click path: see `Engine+Alarms`).

@@ -122,8 +122,10 @@ extension Engine {
     /// Replaces the menu stack with the path from the main menu to the screen `name` (a Wheel
     /// calibration in progress is cancelled, as by Menu), each page with its cursor on top.
     private mutating func openScreen(_ name: String) throws(ControlError) -> [Effect] {
-        guard let path = MenuCatalog.path(to: name, settings: settings) else {
-            throw .noSuchScreen(name, known: MenuCatalog.openableScreens(settings: settings))
+        // Speakers only with a Snapcast server configured (the service then sends its state).
+        let hidden = speakers == nil ? "speakers" : nil
+        guard name != hidden, let path = MenuCatalog.path(to: name, settings: settings) else {
+            throw .noSuchScreen(name, known: MenuCatalog.openableScreens(settings: settings).filter { $0 != hidden })
         }
         let effects = cancelWheelSetup()
         if stack.contains(where: { $0.destination == .nowPlaying }) { leftNowPlaying() }

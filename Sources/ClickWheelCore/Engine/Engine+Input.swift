@@ -20,6 +20,7 @@ extension Engine {
         case .wheel(let steps, _):
             if alarmClock.ringing != nil { return [] }
             if case .alarmTime = top.destination, !locked { return adjustAlarmTime(by: steps) }
+            if case .speakerVolume(let id) = top.destination, !locked { return adjustRoomVolume(id, by: steps) }
             guard let action = configuration.keymap.action(for: .wheel, in: context) else {
                 if locked { lockNoticeUntil = now.adding(ms: 2000) }
                 return []

@@ -7,18 +7,20 @@ extension Engine {
             return MenuCatalog.items(of: .alarmSound(id), settings: settings, hasCurrent: false) + alarmSoundItems(id)
         case .menu(.chapters):
             return chapterItems()
+        case .menu(.speakers):
+            return speakerItems()
         case .menu(let id):
             // Music shows Compilations and Audiobooks only when the library has one (cached counts).
             let compilations = id == .music && rows.count(of: .compilations, in: library) > 0
             let books = id == .music && libraryHasAudiobooks()
             return MenuCatalog.items(
                 of: id, settings: settings, hasCurrent: player.hasCurrent, hasCompilations: compilations,
-                hasAudiobooks: books)
+                hasAudiobooks: books, hasSpeakers: speakers != nil)
         case .context(let target):
             return MenuCatalog.contextItems(for: target) + chaptersRow(for: target)
         case .rating(let target):
             return MenuCatalog.ratingItems(for: target)
-        case .list, .nowPlaying, .search, .clock, .alarmTime:
+        case .list, .nowPlaying, .search, .clock, .alarmTime, .speakerVolume:
             return nil
         }
     }
@@ -29,7 +31,7 @@ extension Engine {
         case .menu(.about): return aboutLines().count
         case .menu, .context, .rating: return fixedItems(of: destination)?.count ?? 0
         case .list(let screen): return screen.header.count + count(of: screen.source)
-        case .nowPlaying, .clock, .alarmTime: return 0
+        case .nowPlaying, .clock, .alarmTime, .speakerVolume: return 0
         case .search(let state): return 1 + searchResultCount(state)
         }
     }
@@ -82,7 +84,7 @@ extension Engine {
             let source = Self.searchSource(state)
             guard index <= searchResultCount(state), let row = row(index - 1, of: source) else { return nil }
             return line(of: row, in: source)
-        case .nowPlaying, .clock, .alarmTime:
+        case .nowPlaying, .clock, .alarmTime, .speakerVolume:
             return nil
         }
     }
@@ -103,6 +105,7 @@ extension Engine {
             let named = item.title != SpokenWordSpeed.factor(percent)
             return ListLine(item.title, trailing: named ? SpokenWordSpeed.factor(percent) : nil)
         }
+        if let value = speakerTrailing(item.action) { return ListLine(item.title, trailing: value) }
         if case .rate(_, let rating) = item.action, rating > 0 { return ListLine(item.title, stars: rating) }
         return ListLine(item.title, submenu: item.opensSubmenu)
     }

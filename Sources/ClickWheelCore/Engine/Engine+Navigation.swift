@@ -23,6 +23,7 @@ extension Engine {
         }
         if case .search(let state) = page.destination { return selectInSearch(state) }
         if case .alarmTime(let edit) = page.destination { return selectAlarmTime(edit) }
+        if case .speakerVolume(let id) = page.destination { return toggleRoom(id) }
         guard case .list(let screen) = page.destination else { return [] }
         if page.cursor < screen.header.count { return perform(menu: screen.header[page.cursor].action) }
         let index = page.cursor - screen.header.count
@@ -85,6 +86,10 @@ extension Engine {
             return apply(settings: new, persist: true)
         case .seekChapter(let index):
             return seekChapter(index)
+        case .speakerRoom(let id):
+            return toggleRoom(id)
+        case .thisPi:
+            return toggleThisPi()
         }
     }
 
@@ -166,6 +171,8 @@ extension Engine {
             let source = Self.searchSource(state)
             guard let row = row(page.cursor - 1, of: source) else { return [] }
             pushContextMenu(for: row, in: source)
+        case .menu(.speakers):
+            _ = openSpeakerVolume()
         case .nowPlaying:
             guard let t = loadCurrentTrack() else { return [] }
             let row = BrowseRow(id: t.id, kind: t.isSpokenWord ? .episode : .song, title: t.title, initial: "#")

@@ -16,6 +16,7 @@ extension Engine {
         }
         if page.destination == .clock { return .clock(clockView()) }
         if case .alarmTime(let edit) = page.destination { return alarmTimeView(edit) }
+        if case .speakerVolume(let id) = page.destination { return speakerVolumeView(id) }
         let total = lineCount(of: page.destination)
         var lines: [ListLine] = []
         let visible = configuration.geometry.listRows
@@ -47,6 +48,7 @@ extension Engine {
         case .search: "Search"
         case .clock: "Clock"
         case .alarmTime: "Alarm Time"
+        case .speakerVolume(let id): speakerVolumeTitle(id)
         }
     }
 

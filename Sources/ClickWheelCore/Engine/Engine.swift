@@ -59,6 +59,8 @@ public struct Engine: Sendable {
     public internal(set) var playedTime = PlayedTime()
     /// The wall clock, Extras → Clock and the alarms' schedule and ringing (`Engine+Alarms`).
     public internal(set) var alarmClock = AlarmClock()
+    /// Main menu → Speakers (`Engine+Speakers`); nil until the service sends it (no Snapcast configured).
+    public internal(set) var speakers: Speakers?
 
     public init(library: any LibraryReading, configuration: EngineConfiguration, settings: Settings = Settings()) {
         self.library = library
@@ -107,6 +109,8 @@ public struct Engine: Sendable {
             effects += wheelSetupRaw(raw, from: device)
         case .wheelSaved(let outcome, _):
             wheelSetupSaved(outcome)
+        case .speakers(let new, _):
+            speakersChanged(new)
         }
         effects = afterEvent(event, effects)
         playedTime.update(playing: player.status == .playing, at: now)

@@ -15,6 +15,8 @@ public indirect enum Destination: Hashable, Sendable {
     case clock
     /// An alarm's Time row: the wheel sets the hour, then the minutes.
     case alarmTime(AlarmTimeEdit)
+    /// Speakers → a room's volume (by Snapcast client id): the wheel sets it.
+    case speakerVolume(String)
 }
 
 /// The alarm time being set on the wheel: which alarm, the time so far, and whether the minutes are next.
@@ -66,6 +68,8 @@ public enum MenuID: Hashable, Sendable {
     case audiobooks
     /// The chapters of the file playing (Now Playing's context menu → Chapters); rows made by the engine.
     case chapters
+    /// Main menu → Speakers: the Snapcast rooms and This Pi; rows made by the engine.
+    case speakers
 }
 
 /// A list screen: its title, where its rows come from, and fixed rows above them ("All Albums").
@@ -168,4 +172,7 @@ public enum MenuAction: Hashable, Sendable {
     case spokenWordSpeed(Int)
     /// Chapters: moves the current file to the start of chapter `index` and goes back to Now Playing.
     case seekChapter(Int)
+    /// Speakers: switch a room (by Snapcast client id) on or off, or the Pi's own output.
+    case speakerRoom(String)
+    case thisPi
 }

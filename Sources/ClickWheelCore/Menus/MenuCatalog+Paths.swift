@@ -25,7 +25,7 @@ extension MenuCatalog {
             switch path.last! {
             case .menu(let menu):
                 items = self.items(of: menu, settings: shown, hasCurrent: false, hasCompilations: true,
-                    hasAudiobooks: true)
+                    hasAudiobooks: true, hasSpeakers: true)
             case .list(let screen): items = screen.header
             default: items = []
             }

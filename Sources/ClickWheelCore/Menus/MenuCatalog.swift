@@ -22,6 +22,7 @@ public enum MenuCatalog {
         case .alarmSound: "Sound"
         case .audiobooks: "Audiobooks"
         case .chapters: "Chapters"
+        case .speakers: "Speakers"
         }
     }
 
@@ -30,7 +31,7 @@ public enum MenuCatalog {
     /// Audiobooks, as on the iPod.
     public static func items(
         of menu: MenuID, settings: Settings, hasCurrent: Bool, hasCompilations: Bool = false,
-        hasAudiobooks: Bool = false
+        hasAudiobooks: Bool = false, hasSpeakers: Bool = false
     ) -> [MenuItem] {
         switch menu {
         case .main:
@@ -42,6 +43,8 @@ public enum MenuCatalog {
             // After Settings, so the rows above keep their places (scripts over the control socket count
             // them), and Now Playing stays last (scripts reach it by turning to the end).
             items.append(MenuItem("Extras", .open(.menu(.extras))))
+            // Only with a Snapcast server configured; after Extras for the same reason.
+            if hasSpeakers { items.append(MenuItem("Speakers", .open(.menu(.speakers)))) }
             if hasCurrent { items.append(MenuItem("Now Playing", .open(.nowPlaying))) }
             return items
         case .music:
@@ -88,6 +91,8 @@ public enum MenuCatalog {
             return SpokenWordSpeed.percents.map { MenuItem(SpokenWordSpeed.title(of: $0), .spokenWordSpeed($0)) }
         case .chapters:
             return []  // the engine lists the current file's chapters (`Engine.fixedItems`)
+        case .speakers:
+            return []  // the engine lists the rooms it was sent (`Engine+Speakers`)
         }
     }
 

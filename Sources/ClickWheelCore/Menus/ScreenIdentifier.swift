@@ -19,6 +19,7 @@ extension MenuCatalog {
         case .search: "search"
         case .clock: "extras.clock"
         case .alarmTime: "extras.alarms.alarm.time"
+        case .speakerVolume: "speakers.volume"
         }
     }
 
@@ -46,6 +47,7 @@ extension MenuCatalog {
         case .dateTime: "settings.datetime"
         case .audiobooks: "settings.audiobooks"
         case .chapters: "nowplaying.chapters"
+        case .speakers: "speakers"
         }
     }
 

@@ -30,6 +30,9 @@ public struct LCDRenderer: Hashable, Sendable {
         case .nowPlaying(let np): renderNowPlaying(np, now: now, into: &b)
         case .text(let title, let lines): renderText(title: title, lines: lines, into: &b)
         case .clock(let clock): renderClock(clock, into: &b)
+        case .level(let level):
+            b.write(row: 0, left: b.cells(level.title), right: b.cells(level.value))
+            b.write(row: 1, [b.glyph(.speaker), .char(" ")] + b.bar(fraction: level.fraction, width: geometry.columns - 2))
         }
         return (b.frame, b.changesInMS.map { now.adding(ms: $0) })
     }

@@ -6,6 +6,23 @@ public enum ScreenView: Hashable, Sendable {
     case text(title: String, lines: [String])
     /// Extras → Clock and the ringing alarm: the time in big digits.
     case clock(ClockView)
+    /// A level set with the wheel (Speakers → a room's volume): a title, its value, a bar.
+    case level(LevelView)
+}
+
+/// A level on the wheel: the title with the value at the right, then the bar (Now Playing's volume bar).
+public struct LevelView: Hashable, Sendable {
+    public var title: String
+    /// "40%", "Off"…
+    public var value: String
+    /// 0…1.
+    public var fraction: Double
+
+    public init(title: String, value: String, fraction: Double) {
+        self.title = title
+        self.value = value
+        self.fraction = fraction
+    }
 }
 
 /// The Clock: the time in big digits, the date under it and the next alarm where there is room.
