@@ -151,6 +151,13 @@ public enum ConfigFileEditor {
                 end = i
                 break
             }
+            // A plain scalar goes on over more-indented lines (`music: a` then `   b` is "a b"): what this
+            // line holds is then not the whole value, and replacing it would leave the rest behind.
+            var last = end
+            while last > start && (scalars[last - 1] == " " || scalars[last - 1] == "\t") { last -= 1 }
+            guard String(String.UnicodeScalarView(scalars[start..<last])) == s.string else {
+                throw Failure("\(place): '\(key)' spans several lines; set it by hand")
+            }
         case .scalar(let s) where s.style == .singleQuoted || s.style == .doubleQuoted:
             let quote = scalars[start]
             guard let close = (start + 1..<scalars.count).first(where: { scalars[$0] == quote }) else {

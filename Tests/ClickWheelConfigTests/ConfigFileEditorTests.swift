@@ -115,6 +115,23 @@ import Testing
         }
     }
 
+    /// Found by the `config` fuzz target (issue 21, after 1,032 s of its long run): a plain value that goes
+    /// on over a more-indented line (`music: a` then `   b` reads "a b") had its first line replaced and
+    /// kept the rest, so the edit read back as "NEW b".
+    @Test func aPlainValueOverSeveralLinesIsRefused() throws {
+        let text = "music: /srv/my\n   music\nvolume: 40\n"
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("cw-plain-\(UUID().uuidString).yaml")
+        try text.write(to: file, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(at: file) }
+        #expect(try ConfigLoader(environment: [:]).load(file: file.path).music == "/srv/my music")
+        #expect(throws: ConfigFileEditor.Failure.self) {
+            try ConfigFileEditor.apply([Setting(key: "music", value: "/srv/other")], to: text)
+        }
+        // The other keys of such a file still change.
+        let edited = try ConfigFileEditor.apply([Setting(key: "volume", value: "50")], to: text)
+        #expect(edited == "music: /srv/my\n   music\nvolume: 50\n")
+    }
+
     @Test func writeReplacesTheFileAtomicallyWithItsMode() throws {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("cw-edit-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
