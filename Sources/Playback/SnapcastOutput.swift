@@ -58,6 +58,10 @@ public final class SnapcastOutput: AudioOutput {
     /// True while the server takes the PCM (for the outputs list and "No audio output").
     public var isLinked: Bool { shared.withLock { $0.linked } }
 
+    /// Why the server does not take the PCM (the last attempt's error), nil while it does or before the
+    /// first attempt.
+    public var unreachable: String? { shared.withLock { $0.linkError } }
+
     /// Starts the sender thread (once); it connects in the background. Never throws: a server that is not
     /// there yet is waited for without holding the audio thread.
     public func connect(wake: @escaping @Sendable () -> Void) throws(AudioOutputError) -> String {
@@ -190,10 +194,21 @@ final class SnapcastShared: @unchecked Sendable {
         var followBase: Int64?
         var events: [AudioOutputEvent] = []
         var linked = false
+        /// The last failed attempt's error while not linked (nil: linked, or not tried yet).
+        var linkError: String?
         var shutdown = false
         var wake: (@Sendable () -> Void)?
 
         var queuedFrames: Int { format.map { (queue.count - head) / $0.frameSize } ?? 0 }
+
+        /// The sender's link came up (`error` nil) or failed; wakes the audio thread when that changes
+        /// whether the rooms hear anything (it reports "No audio output" when nothing else plays).
+        mutating func setLink(error: String?) {
+            let changed = (error == nil) != (linkError == nil) || !linked && error == nil
+            linked = error == nil
+            linkError = error
+            if changed { wake?() }
+        }
 
         mutating func reset(format: PCMFormat?) {
             self.format = format

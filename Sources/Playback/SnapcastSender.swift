@@ -24,19 +24,20 @@ struct SnapcastSender {
         var pause = 0.0
         while true {
             if link == nil, Self.now() >= nextAttempt {
+                var failure: String?
                 do {
                     link = try SnapcastLink.open(target)
                     logger.info("snapcast: sending to \(target)")
                     downReported = false
                 } catch {
+                    failure = error.description
                     nextAttempt = Self.now() + SnapcastOutput.retryInterval
                     if !downReported {
                         downReported = true
                         logger.warning("snapcast: \(error); the rooms are silent, retrying every second")
                     }
                 }
-                let up = link != nil
-                shared.withLock { $0.linked = up }
+                shared.withLock { $0.setLink(error: failure) }
             }
             // Take the frames due now (or nothing), under the lock.
             chunk.removeAll(keepingCapacity: true)
@@ -98,7 +99,7 @@ struct SnapcastSender {
                 downReported = true
                 link = nil
                 nextAttempt = Self.now() + SnapcastOutput.retryInterval
-                shared.withLock { $0.linked = false }
+                shared.withLock { $0.setLink(error: "lost \(target): \(error)") }
             }
         }
     }
