@@ -194,6 +194,12 @@ final class SnapcastShared: @unchecked Sendable {
         var followBase: Int64?
         var events: [AudioOutputEvent] = []
         var linked = false
+        /// The sender waits for a change (nothing to send, or no server) rather than ticking: the audio
+        /// thread's calls wake it (`withLock`). While it ticks they do not: a wake on each of the audio thread's
+        /// dozen calls a pass cost a sender pass each.
+        var senderIdle = true
+        /// The audio thread changed something since the sender last waited.
+        var poked = false
         /// The last failed attempt's error while not linked (nil: linked, or not tried yet).
         var linkError: String?
         var shutdown = false
@@ -248,20 +254,34 @@ final class SnapcastShared: @unchecked Sendable {
     private let condition = NSCondition()
     private var state = State()
 
+    /// The audio thread's access (and the output's): runs `body` under the lock and wakes the sender if it
+    /// waits for a change.
     func withLock<T, E: Error>(_ body: (inout State) throws(E) -> T) throws(E) -> T {
         condition.lock()
         defer {
-            condition.broadcast()
+            state.poked = true
+            if state.senderIdle || state.shutdown { condition.broadcast() }
             condition.unlock()
         }
         return try body(&state)
     }
 
-    /// Sender: waits up to `seconds` for a change, then runs `body` under the lock.
+    /// The sender's own access: runs `body` under the lock, waking nobody.
+    func senderLock<T>(_ body: (inout State) -> T) -> T {
+        condition.lock()
+        defer { condition.unlock() }
+        return body(&state)
+    }
+
+    /// Sender: waits up to `seconds` (when idle: until the audio thread changes something; a change made
+    /// since the last wait ends it at once), then runs `body` under the lock.
     func wait<T>(_ seconds: Double, _ body: (inout State) -> T) -> T {
         condition.lock()
         defer { condition.unlock() }
-        if seconds > 0 { _ = condition.wait(until: Date(timeIntervalSinceNow: seconds)) }
+        if seconds > 0 && !(state.senderIdle && state.poked) {
+            _ = condition.wait(until: Date(timeIntervalSinceNow: seconds))
+        }
+        state.poked = false
         return body(&state)
     }
 }

@@ -10,8 +10,13 @@ struct SnapcastSender {
     let shared: SnapcastShared
     let target: SnapcastTarget
     let logger: Logger
-    /// How often the queue is looked at while playing.
+    /// How often the queue is looked at while playing, paced by the wall clock (this output alone: its lead
+    /// is 40 ms).
     static let tick = 0.01
+    /// The same beside another output, paced by its clock: the server is fed `followLeadMilliseconds` (200)
+    /// ahead, so a pass every 50 ms never lets it wait, at a fifth of the passes (each a wakeup, a lock, a
+    /// conversion and a `send`: most of what this output costs).
+    static let followTick = 0.05
 
     func run() {
         var link: SnapcastLink?
@@ -37,7 +42,7 @@ struct SnapcastSender {
                         logger.warning("snapcast: \(error); the rooms are silent, retrying every second")
                     }
                 }
-                shared.withLock { $0.setLink(error: failure) }
+                shared.senderLock { $0.setLink(error: failure) }
             }
             // Take the frames due now (or nothing), under the lock.
             chunk.removeAll(keepingCapacity: true)
@@ -84,8 +89,12 @@ struct SnapcastSender {
                 return false
             }
             if stop { break }
-            let playing = shared.withLock { $0.format != nil && !$0.paused && $0.queuedFrames > 0 }
-            pause = playing ? Self.tick : (link == nil ? min(SnapcastOutput.retryInterval, 0.25) : 0.25)
+            pause = shared.senderLock { s in
+                let playing = s.format != nil && !s.paused && s.queuedFrames > 0
+                s.senderIdle = !playing
+                if playing { return s.follow != nil ? Self.followTick : Self.tick }
+                return link == nil ? min(SnapcastOutput.retryInterval, 0.25) : 0.25
+            }
             guard format != nil, let current = link else { continue }
             out.removeAll(keepingCapacity: true)
             chunk.withUnsafeBytes { converter.convert($0, gain: gain, into: &out) }
@@ -99,7 +108,7 @@ struct SnapcastSender {
                 downReported = true
                 link = nil
                 nextAttempt = Self.now() + SnapcastOutput.retryInterval
-                shared.withLock { $0.setLink(error: "lost \(target): \(error)") }
+                shared.senderLock { $0.setLink(error: "lost \(target): \(error)") }
             }
         }
     }
