@@ -90,9 +90,12 @@ struct SnapcastSender {
             }
             if stop { break }
             pause = shared.senderLock { s in
-                let playing = s.format != nil && !s.paused && s.queuedFrames > 0
-                s.senderIdle = !playing
-                if playing { return s.follow != nil ? Self.followTick : Self.tick }
+                // Beside another output the queue is often empty after a pass (the audio thread writes no
+                // further ahead than the lead): keep ticking then, rather than being woken by each of its calls.
+                let streaming = s.format != nil && !s.paused
+                let ticking = streaming && (s.follow != nil || s.queuedFrames > 0)
+                s.senderIdle = !ticking
+                if ticking { return s.follow != nil ? Self.followTick : Self.tick }
                 return link == nil ? min(SnapcastOutput.retryInterval, 0.25) : 0.25
             }
             guard format != nil, let current = link else { continue }
