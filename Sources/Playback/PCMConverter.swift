@@ -37,7 +37,20 @@ struct PCMConverter {
         }
         let scaled: (Int16) -> Int16 =
             gain >= 1 ? { $0 } : { Int16(clamping: Int((Double($0) * gain).rounded())) }
-        if source.sampleRate == targetRate {
+        if source.sampleRate == targetRate && channels == 2 {
+            // Nearly every track: the samples as they are (save the volume), in one tight loop over the
+            // buffers (a closure call and an append per sample cost the sender thread as much as the rest of
+            // the snapcast output).
+            let count = frames * 2, start = out.count
+            out.append(contentsOf: repeatElement(0, count: count))
+            out.withUnsafeMutableBufferPointer { o in
+                if gain >= 1 {
+                    for i in 0..<count { o[start + i] = samples[i] }
+                } else {
+                    for i in 0..<count { o[start + i] = Int16(clamping: Int((Double(samples[i]) * gain).rounded())) }
+                }
+            }
+        } else if source.sampleRate == targetRate {
             out.reserveCapacity(out.count + frames * 2)
             for i in 0..<frames {
                 let (l, r) = frame(i)
