@@ -47,7 +47,10 @@ struct PCMConverter {
                 if gain >= 1 {
                     for i in 0..<count { o[start + i] = samples[i] }
                 } else {
-                    for i in 0..<count { o[start + i] = Int16(clamping: Int((Double(samples[i]) * gain).rounded())) }
+                    // The gain in 16.16 fixed point, rounded to nearest: integer work only (`Double.rounded()`
+                    // is a libm call per sample on x86-64).
+                    let g = Int((max(0, gain) * 65_536).rounded())
+                    for i in 0..<count { o[start + i] = Int16(clamping: (Int(samples[i]) * g + 32_768) >> 16) }
                 }
             }
         } else if source.sampleRate == targetRate {
