@@ -164,6 +164,18 @@ public final class PlaybackShell: PlaybackPort {
         case .outputAvailable(let server):
             logger.info("audio: connected to \(server)")
             return nil
+        case .outputHealth(.audible):
+            return .outputs(nil)
+        case .outputHealth(.silent(let faults)):
+            return .outputs(OutputProblem(outputs: faults.map(\.name), message: Self.mpdError(faults)))
         }
+    }
+
+    /// The `error:` MPD 0.23 gives in `status` when no output could be opened: the first enabled output's
+    /// failure (`Failed to enable output "NAME" (PLUGIN); REASON`, as its pulse output says with no server
+    /// there), or "All audio outputs are disabled".
+    static func mpdError(_ faults: [OutputFault]) -> String {
+        guard let f = faults.first else { return "All audio outputs are disabled" }
+        return "Failed to enable output \"\(f.name)\" (\(f.plugin)); \(f.reason)"
     }
 }

@@ -22,6 +22,8 @@ public struct PlayerSnapshot: Sendable, Hashable {
     /// How long the player has played since the service started, at the engine's last event (MPD's
     /// `playtime` in `stats`).
     public var playedMS: Int64
+    /// MPD's `error`: set while playing with no output that can play (`Player.outputProblem`).
+    public var error: String?
 
     public init(
         status: Player.Status = .stopped, queue: PlayQueue = PlayQueue(), current: Int? = nil, elapsedMS: Int = 0,
@@ -39,6 +41,7 @@ public struct PlayerSnapshot: Sendable, Hashable {
         self.consume = consume
         updatingJob = nil
         playedMS = 0
+        error = nil
     }
 
     /// The snapshot of an engine's state.
@@ -49,6 +52,9 @@ public struct PlayerSnapshot: Sendable, Hashable {
             repeatOn: engine.settings.repeatMode != .off, single: engine.mpdSingle, consume: engine.player.consume)
         next = currentPosition.flatMap { engine.entry(after: $0) }.flatMap { queue.indices.contains($0) ? $0 : nil }
         playedMS = engine.playedMS
+        // Paused or stopped nothing is asked of the outputs: no error (MPD finds a failed output only when
+        // it opens one to play). Unlike MPD's, it goes by itself once an output plays (no `clearerror`).
+        if engine.player.status == .playing { error = engine.player.outputProblem?.message }
     }
 
     /// The current entry's position, when it is in the queue.

@@ -47,10 +47,15 @@ public protocol AudioOutput: AnyObject {
     /// True when the output calls `wake` by itself whenever the stream wants more data (the server asks), so
     /// the audio thread need not poll while playing; false for a clock the thread must look at (null output).
     var wakesWhenWritable: Bool { get }
+    /// Why an output that connected cannot be heard now, when its server is reached in the background
+    /// (snapcast: snapserver is down); nil while it can, or before it knows. Such an output never throws from
+    /// `connect`, so this is how "No audio output" learns of it.
+    var unreachable: String? { get }
 }
 
 extension AudioOutput {
     public var wakesWhenWritable: Bool { false }
+    public var unreachable: String? { nil }
 }
 
 /// Something the output noticed on its own.

@@ -40,6 +40,8 @@ public final class MultiOutput: AudioOutput {
         /// Primary stream frame = this output's stream frame + offset.
         var offset: Int64 = 0
         var nextAttempt = Date.distantPast
+        /// Why it is not connected (the last attempt's error, or what dropped it); nil once connected.
+        var failure: String?
 
         init(_ d: Descriptor) {
             descriptor = d
@@ -94,10 +96,12 @@ public final class MultiOutput: AudioOutput {
         do {
             _ = try out.connect(wake: mailboxWake)
             e.connected = true
+            e.failure = nil
             e.offset = 0
             return nil
         } catch {
             e.connected = false
+            e.failure = error.description
             e.nextAttempt = Date(timeIntervalSinceNow: Self.retryInterval)
             return error.description
         }
@@ -110,13 +114,14 @@ public final class MultiOutput: AudioOutput {
             try out.openStream(format: stream.format, volume: stream.volume, paused: stream.paused)
             e.offset = writeFrame
         } catch {
-            drop(e)
+            drop(e, error.description)
         }
     }
 
-    private func drop(_ e: Entry) {
+    private func drop(_ e: Entry, _ reason: String) {
         e.output?.disconnect()
         e.connected = false
+        e.failure = reason
         e.nextAttempt = Date(timeIntervalSinceNow: Self.retryInterval)
     }
 
@@ -200,7 +205,7 @@ public final class MultiOutput: AudioOutput {
             do {
                 e.offset = frame - (try body(o))
             } catch {
-                drop(e)
+                drop(e, error.description)
             }
         }
     }
@@ -235,8 +240,12 @@ public final class MultiOutput: AudioOutput {
         }
         for e in entries where e.connected && e !== primary {
             let events = e.output?.takeEvents() ?? []
-            if events.contains(.serverLost) || events.contains(.streamFailed) || events.contains(.sinkLost) {
-                drop(e)
+            if events.contains(.serverLost) {
+                drop(e, "the server went away")
+            } else if events.contains(.streamFailed) {
+                drop(e, "its stream failed")
+            } else if events.contains(.sinkLost) {
+                drop(e, "its sink went away")
             }
         }
         let now = Date()
@@ -266,7 +275,7 @@ public final class MultiOutput: AudioOutput {
                 primaryDisabled = true
             } else if e.connected {
                 e.output?.closeStream()
-                drop(e)
+                drop(e, "turned off")
             }
         } else if primary != nil {
             if attach(e) == nil { join(e) }
@@ -278,7 +287,20 @@ public final class MultiOutput: AudioOutput {
         guard let o = e.output else { return }
         if !o.hasStream, stream != nil { join(e) }
         guard e.connected, o.hasStream else { return }
-        do { try body(o) } catch { drop(e) }
+        do { try body(o) } catch { drop(e, error.description) }
+    }
+
+    /// Whether any enabled output can be heard: connected and, for one that reaches its server in the
+    /// background (snapcast), reaching it. Otherwise each enabled output and why not, in configuration
+    /// order (none: every output is turned off). An output not tried yet counts as neither.
+    public func health() -> OutputHealth {
+        var faults: [OutputFault] = []
+        for e in entries where e.enabled {
+            let why = e.connected ? e.output?.unreachable : (e.failure ?? "not connected yet")
+            guard let why else { return .audible }
+            faults.append(OutputFault(name: e.descriptor.name, plugin: e.descriptor.plugin, reason: why))
+        }
+        return .silent(faults)
     }
 
     private func requirePrimary() throws(AudioOutputError) -> any AudioOutput {

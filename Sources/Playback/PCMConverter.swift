@@ -37,7 +37,23 @@ struct PCMConverter {
         }
         let scaled: (Int16) -> Int16 =
             gain >= 1 ? { $0 } : { Int16(clamping: Int((Double($0) * gain).rounded())) }
-        if source.sampleRate == targetRate {
+        if source.sampleRate == targetRate && channels == 2 {
+            // Nearly every track: the samples as they are (save the volume), in one tight loop over the
+            // buffers (a closure call and an append per sample cost the sender thread as much as the rest of
+            // the snapcast output).
+            let count = frames * 2, start = out.count
+            out.append(contentsOf: repeatElement(0, count: count))
+            out.withUnsafeMutableBufferPointer { o in
+                if gain >= 1 {
+                    for i in 0..<count { o[start + i] = samples[i] }
+                } else {
+                    // The gain in 16.16 fixed point, rounded to nearest: integer work only (`Double.rounded()`
+                    // is a libm call per sample on x86-64).
+                    let g = Int((max(0, gain) * 65_536).rounded())
+                    for i in 0..<count { o[start + i] = Int16(clamping: (Int(samples[i]) * g + 32_768) >> 16) }
+                }
+            }
+        } else if source.sampleRate == targetRate {
             out.reserveCapacity(out.count + frames * 2)
             for i in 0..<frames {
                 let (l, r) = frame(i)

@@ -35,6 +35,8 @@ final class PlayerLoop {
     }
 
     let output: any AudioOutput
+    /// `output` when it is several outputs (cast once: the health is looked at on every pass).
+    let multiOutput: MultiOutput?
     let mailbox: Mailbox
     let logger: Logger
     /// Counts other threads may read (`AudioPlayer.underruns`).
@@ -48,6 +50,10 @@ final class PlayerLoop {
     var connected = false
     var nextAttempt = Date.distantPast
     var unavailableReported = false
+    /// What `.outputHealth` last said (nothing is reported while every output plays, as at a good start).
+    var health = OutputHealth.audible
+    /// Why the last connect failed (for the health of an output that is not a `MultiOutput`).
+    var connectFailure: String?
     /// Whether a stream opened on this connection; a failure before that means the server is not ready.
     var streamOpenedOnConnection = false
     /// Whether the connection was made again once for a server that failed its first stream (once per
@@ -104,6 +110,7 @@ final class PlayerLoop {
     ) {
         self.stats = stats
         self.output = output
+        multiOutput = output as? MultiOutput
         self.mailbox = mailbox
         self.logger = logger
         self.positionInterval = positionInterval
@@ -142,8 +149,13 @@ final class PlayerLoop {
                 handle(command)
             }
             if shuttingDown { break }
-            if !connected { connectIfDue() }
-            if connected { service() }
+            if !connected {
+                if connectIfDue() { checkHealth() }
+            }
+            if connected {
+                service()
+                if connected { checkHealth() }
+            }
         }
         current = nil
         queued = nil
@@ -162,19 +174,23 @@ final class PlayerLoop {
         return min(1, max(0.01, nextReportDue.timeIntervalSinceNow))
     }
 
-    /// Tries to connect when the retry time has come; one log line and one report per outage.
-    func connectIfDue() {
-        guard Date() >= nextAttempt else { return }
+    /// Tries to connect when the retry time has come; one log line and one report per outage. True when
+    /// it tried.
+    @discardableResult
+    func connectIfDue() -> Bool {
+        guard Date() >= nextAttempt else { return false }
         let mailbox = self.mailbox
         do {
             let server = try output.connect { mailbox.wake() }
             connected = true
+            connectFailure = nil
             unavailableReported = false
             streamOpenedOnConnection = false
             streamFormat = nil
             logger.info("audio output connected: \(server)")
             report(.outputAvailable(server: server))
         } catch {
+            connectFailure = error.description
             nextAttempt = Date(timeIntervalSinceNow: Self.retryInterval)
             if !unavailableReported {
                 unavailableReported = true
@@ -182,6 +198,25 @@ final class PlayerLoop {
                 report(.outputUnavailable(reason: error.description))
             }
         }
+        return true
+    }
+
+    /// Reports `.outputHealth` when whether anything can be heard changed. Called after a connect attempt
+    /// and after each pass while connected (not between a lost server and the next attempt: the outputs
+    /// are merely disconnected then, not failed).
+    func checkHealth() {
+        let now: OutputHealth
+        if let outputs = multiOutput {
+            now = outputs.health()
+        } else if connected, output.unreachable == nil {
+            now = .audible
+        } else {
+            let why = output.unreachable ?? connectFailure ?? "not connected"
+            now = .silent([OutputFault(name: "Audio output", plugin: output is PulseAudioOutput ? "pulse" : "other", reason: why)])
+        }
+        guard now != health else { return }
+        health = now
+        report(.outputHealth(now))
     }
 
     /// The server went away: remember what was heard, drop the connection, reconnect soon.

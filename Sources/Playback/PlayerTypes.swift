@@ -65,6 +65,32 @@ public enum PlayerReport: Hashable, Sendable {
     case outputUnavailable(reason: String)
     /// Connected (again) to the sound server; `server` describes it.
     case outputAvailable(server: String)
+    /// Whether any enabled output can play, sent when that changes (and first when none can).
+    case outputHealth(OutputHealth)
+}
+
+/// Whether the enabled outputs can play.
+public enum OutputHealth: Hashable, Sendable {
+    /// At least one enabled output plays.
+    case audible
+    /// No enabled output can play: each enabled one and why not (empty: every output is turned off).
+    case silent([OutputFault])
+}
+
+/// An enabled output that cannot play now, and why.
+public struct OutputFault: Hashable, Sendable {
+    /// What the outputs list calls it (`This Pi`, `Snapcast`).
+    public var name: String
+    /// `pulse`, `snapcast`, `null` (MPD's `plugin` field).
+    public var plugin: String
+    /// Why, in one line (`pa_context_connect: Connection refused`).
+    public var reason: String
+
+    public init(name: String, plugin: String, reason: String) {
+        self.name = name
+        self.plugin = plugin
+        self.reason = reason
+    }
 }
 
 /// A report and the ticket of the last command carried out before it was made (0: none yet).

@@ -58,6 +58,10 @@ public final class SnapcastOutput: AudioOutput {
     /// True while the server takes the PCM (for the outputs list and "No audio output").
     public var isLinked: Bool { shared.withLock { $0.linked } }
 
+    /// Why the server does not take the PCM (the last attempt's error), nil while it does or before the
+    /// first attempt.
+    public var unreachable: String? { shared.withLock { $0.linkError } }
+
     /// Starts the sender thread (once); it connects in the background. Never throws: a server that is not
     /// there yet is waited for without holding the audio thread.
     public func connect(wake: @escaping @Sendable () -> Void) throws(AudioOutputError) -> String {
@@ -190,10 +194,27 @@ final class SnapcastShared: @unchecked Sendable {
         var followBase: Int64?
         var events: [AudioOutputEvent] = []
         var linked = false
+        /// The sender waits for a change (nothing to send, or no server) rather than ticking: the audio
+        /// thread's calls wake it (`withLock`). While it ticks they do not: a wake on each of the audio thread's
+        /// dozen calls a pass cost a sender pass each.
+        var senderIdle = true
+        /// The audio thread changed something since the sender last waited.
+        var poked = false
+        /// The last failed attempt's error while not linked (nil: linked, or not tried yet).
+        var linkError: String?
         var shutdown = false
         var wake: (@Sendable () -> Void)?
 
         var queuedFrames: Int { format.map { (queue.count - head) / $0.frameSize } ?? 0 }
+
+        /// The sender's link came up (`error` nil) or failed; wakes the audio thread when that changes
+        /// whether the rooms hear anything (it reports "No audio output" when nothing else plays).
+        mutating func setLink(error: String?) {
+            let changed = (error == nil) != (linkError == nil) || !linked && error == nil
+            linked = error == nil
+            linkError = error
+            if changed { wake?() }
+        }
 
         mutating func reset(format: PCMFormat?) {
             self.format = format
@@ -233,20 +254,34 @@ final class SnapcastShared: @unchecked Sendable {
     private let condition = NSCondition()
     private var state = State()
 
+    /// The audio thread's access (and the output's): runs `body` under the lock and wakes the sender if it
+    /// waits for a change.
     func withLock<T, E: Error>(_ body: (inout State) throws(E) -> T) throws(E) -> T {
         condition.lock()
         defer {
-            condition.broadcast()
+            state.poked = true
+            if state.senderIdle || state.shutdown { condition.broadcast() }
             condition.unlock()
         }
         return try body(&state)
     }
 
-    /// Sender: waits up to `seconds` for a change, then runs `body` under the lock.
+    /// The sender's own access: runs `body` under the lock, waking nobody.
+    func senderLock<T>(_ body: (inout State) -> T) -> T {
+        condition.lock()
+        defer { condition.unlock() }
+        return body(&state)
+    }
+
+    /// Sender: waits up to `seconds` (when idle: until the audio thread changes something; a change made
+    /// since the last wait ends it at once), then runs `body` under the lock.
     func wait<T>(_ seconds: Double, _ body: (inout State) -> T) -> T {
         condition.lock()
         defer { condition.unlock() }
-        if seconds > 0 { _ = condition.wait(until: Date(timeIntervalSinceNow: seconds)) }
+        if seconds > 0 && !(state.senderIdle && state.poked) {
+            _ = condition.wait(until: Date(timeIntervalSinceNow: seconds))
+        }
+        state.poked = false
         return body(&state)
     }
 }

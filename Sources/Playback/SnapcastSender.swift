@@ -10,8 +10,13 @@ struct SnapcastSender {
     let shared: SnapcastShared
     let target: SnapcastTarget
     let logger: Logger
-    /// How often the queue is looked at while playing.
+    /// How often the queue is looked at while playing, paced by the wall clock (this output alone: its lead
+    /// is 40 ms).
     static let tick = 0.01
+    /// The same beside another output, paced by its clock: the server is fed `followLeadMilliseconds` (200)
+    /// ahead, so a pass every 50 ms never lets it wait, at a fifth of the passes (each a wakeup, a lock, a
+    /// conversion and a `send`: most of what this output costs).
+    static let followTick = 0.05
 
     func run() {
         var link: SnapcastLink?
@@ -24,19 +29,20 @@ struct SnapcastSender {
         var pause = 0.0
         while true {
             if link == nil, Self.now() >= nextAttempt {
+                var failure: String?
                 do {
                     link = try SnapcastLink.open(target)
                     logger.info("snapcast: sending to \(target)")
                     downReported = false
                 } catch {
+                    failure = error.description
                     nextAttempt = Self.now() + SnapcastOutput.retryInterval
                     if !downReported {
                         downReported = true
                         logger.warning("snapcast: \(error); the rooms are silent, retrying every second")
                     }
                 }
-                let up = link != nil
-                shared.withLock { $0.linked = up }
+                shared.senderLock { $0.setLink(error: failure) }
             }
             // Take the frames due now (or nothing), under the lock.
             chunk.removeAll(keepingCapacity: true)
@@ -83,8 +89,15 @@ struct SnapcastSender {
                 return false
             }
             if stop { break }
-            let playing = shared.withLock { $0.format != nil && !$0.paused && $0.queuedFrames > 0 }
-            pause = playing ? Self.tick : (link == nil ? min(SnapcastOutput.retryInterval, 0.25) : 0.25)
+            pause = shared.senderLock { s in
+                // Beside another output the queue is often empty after a pass (the audio thread writes no
+                // further ahead than the lead): keep ticking then, rather than being woken by each of its calls.
+                let streaming = s.format != nil && !s.paused
+                let ticking = streaming && (s.follow != nil || s.queuedFrames > 0)
+                s.senderIdle = !ticking
+                if ticking { return s.follow != nil ? Self.followTick : Self.tick }
+                return link == nil ? min(SnapcastOutput.retryInterval, 0.25) : 0.25
+            }
             guard format != nil, let current = link else { continue }
             out.removeAll(keepingCapacity: true)
             chunk.withUnsafeBytes { converter.convert($0, gain: gain, into: &out) }
@@ -98,7 +111,7 @@ struct SnapcastSender {
                 downReported = true
                 link = nil
                 nextAttempt = Self.now() + SnapcastOutput.retryInterval
-                shared.withLock { $0.linked = false }
+                shared.senderLock { $0.setLink(error: "lost \(target): \(error)") }
             }
         }
     }

@@ -86,7 +86,9 @@ def wait_until_stopped(c):
 
 
 class Service:
-    def __init__(self, binary, music, work):
+    """`clickwheel run` on `music` with its database and socket in `work`; `extra`: more options (`--output`)."""
+
+    def __init__(self, binary, music, work, extra=()):
         self.socket = os.path.join(work, "socket")
         self.db = os.path.join(work, "library.sqlite")
         for p in (self.socket, self.db, self.db + "-wal", self.db + "-shm"):
@@ -95,7 +97,7 @@ class Service:
         self.err = open(os.path.join(work, "service.log"), "w")
         self.proc = subprocess.Popen(
             [binary, "run", "--music", music, "--db", self.db, "--socket", self.socket,
-             "--display", "none", "--input", "none"],
+             "--display", "none", "--input", "none", *extra],
             stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=self.err)
         for _ in range(400):
             if os.path.exists(self.socket):

@@ -81,6 +81,10 @@ CONF
   echo $! > "$DIR/snapserver.pid"
   for _ in $(seq 100); do listening "$SOURCE_PORT" && listening "$CONTROL_PORT" && break; sleep 0.05; done
   listening "$SOURCE_PORT" || die "snapserver did not listen on $SOURCE_PORT (see $DIR/snapserver.log)"
+  # Another snapserver on these ports answers the checks above while ours exits ("bind: Address already in
+  # use"): the rooms would then play someone else's stream (seen with two checkouts on one base).
+  sleep 0.2
+  running "$DIR/snapserver.pid" || die "snapserver exited (ports $BASE+ taken? set CW_SNAP_PORT_BASE; see $DIR/snapserver.log)"
   log "snapserver pid $(cat "$DIR/snapserver.pid"): source $SOURCE, clients :$STREAM_PORT, control :$CONTROL_PORT"
 fi
 

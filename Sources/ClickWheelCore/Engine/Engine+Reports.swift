@@ -25,6 +25,11 @@ extension Engine {
             return advance(after: index, failed: false)
         case .failed(let index, _):
             return advance(after: index, failed: true)
+        case .outputs(let problem):
+            // Kept whatever the player does; Now Playing and `status` show it only while playing.
+            guard player.outputProblem != problem else { return [] }
+            player.outputProblem = problem
+            return player.status == .playing ? [.notify(.player)] : []
         }
     }
 

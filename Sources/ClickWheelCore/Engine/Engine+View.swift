@@ -83,6 +83,9 @@ extension Engine {
                 artist: track?.artist ?? "", album: track?.album ?? "", elapsedMS: player.elapsedMS,
                 durationMS: track?.durationMS ?? 0, icons: icons, shuffle: settings.shuffle,
                 repeatMode: settings.repeatMode, overlay: overlay, since: nowPlayingSince,
-                chapter: currentChapterTitle()))
+                chapter: currentChapterTitle(),
+                // Paused or stopped nothing is asked of the outputs, so nothing has failed (as MPD, which
+                // finds a failed output only when it opens one to play).
+                noOutput: player.status == .playing ? player.outputProblem?.outputs : nil))
     }
 }

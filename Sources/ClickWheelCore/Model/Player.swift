@@ -17,6 +17,8 @@ public struct Player: Hashable, Sendable {
     public var single: Single = .off
     /// MPD's `consume`: a track leaves the queue once played or skipped.
     public var consume = false
+    /// Set while no enabled audio output can play (as the playback shell last reported); nil while one can.
+    public var outputProblem: OutputProblem?
 
     public enum Single: String, Hashable, Sendable { case off = "0", on = "1", oneshot }
 
@@ -53,6 +55,22 @@ public enum PlaybackReport: Hashable, Sendable {
     case finished(index: Int)
     /// Queue entry `index` could not be played.
     case failed(index: Int, message: String)
+    /// Whether an audio output can play, sent when that changes: nil when one can, else which cannot.
+    case outputs(OutputProblem?)
+}
+
+/// No enabled audio output can play (no sound server yet, the snapserver down and nothing else on).
+public struct OutputProblem: Hashable, Sendable {
+    /// The enabled outputs that cannot play, by the names the outputs list gives them (`This Pi`,
+    /// `Snapcast`); empty when every output is turned off.
+    public var outputs: [String]
+    /// The error as MPD words it in `status` (`Failed to enable output "This Pi" (pulse); …`).
+    public var message: String
+
+    public init(outputs: [String], message: String) {
+        self.outputs = outputs
+        self.message = message
+    }
 }
 
 /// What the engine asks of the playback shell.

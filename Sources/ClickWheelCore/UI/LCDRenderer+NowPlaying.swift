@@ -36,6 +36,10 @@ extension LCDRenderer {
             let top = np.overlay == .scrubbing ? b.cells(label) : marqueeCells(text, elapsedMS: elapsed, into: &b)
             b.write(row: 0, left: state + (state.isEmpty ? [] : [.char(" ")]) + top)
         }
+        if let outputs = np.noOutput {
+            renderNoOutput(outputs, np, elapsedMS: elapsed, into: &b)
+            return
+        }
         // Two rows have no room for the position: it takes the progress line's place now and then.
         if geometry.rows <= 2 && np.overlay == nil {
             b.mayChange(inMS: Self.untilPositionTurn(elapsedMS: elapsed))
@@ -46,6 +50,28 @@ extension LCDRenderer {
             b.write(row: bottomRow, bottomLine(np, into: &b))
         }
     }
+
+    /// No output can play: "No audio output" and which outputs take the progress line's place (on four
+    /// rows and more, the two lines above the bottom one's; on fewer, they take turns every
+    /// `alternateMS`). An overlay (the volume after a turn) still takes the bottom line.
+    private func renderNoOutput(_ outputs: [String], _ np: NowPlayingView, elapsedMS: Int64, into b: inout FrameBuilder) {
+        let bottomRow = geometry.rows - 1
+        let which = outputs.isEmpty ? "All outputs off" : outputs.joined(separator: ", ")
+        if geometry.rows >= 4 {
+            b.write(row: bottomRow - 1, left: b.cells(Self.noOutputText))
+            b.write(row: bottomRow, np.overlay == nil ? marqueeCells(which, elapsedMS: elapsedMS, into: &b) : bottomLine(np, into: &b))
+            return
+        }
+        guard np.overlay == nil else {
+            b.write(row: bottomRow, bottomLine(np, into: &b))
+            return
+        }
+        b.mayChange(inMS: Self.untilNext(multipleOf: Self.alternateMS, elapsedMS: elapsedMS))
+        let showWhich = (max(0, elapsedMS) / Self.alternateMS) % 2 == 1
+        b.write(row: bottomRow, showWhich ? marqueeCells(which, elapsedMS: elapsedMS, into: &b) : b.cells(Self.noOutputText))
+    }
+
+    static let noOutputText = "No audio output"
 
     /// On 1–2 row displays the position shows for the last 4 s of every 12 s (the progress line otherwise).
     static func showsPositionInstead(elapsedMS: Int64) -> Bool {

@@ -135,13 +135,17 @@ public struct NowPlayingView: Hashable, Sendable {
     public var since: Timestamp
     /// The title of the chapter playing, for a file with chapters (nil otherwise).
     public var chapter: String?
+    /// Playing, but no enabled audio output can play: the outputs that cannot (empty: all are turned
+    /// off). It takes the progress line's place (a clock standing at 0:00 would say nothing); nil otherwise.
+    public var noOutput: [String]?
 
     public init(
         position: Int, count: Int, title: String, artist: String, album: String, elapsedMS: Int, durationMS: Int,
         icons: StatusIcons, shuffle: Settings.Shuffle = .off, repeatMode: Settings.Repeat = .off,
-        overlay: Overlay? = nil, since: Timestamp = .zero, chapter: String? = nil
+        overlay: Overlay? = nil, since: Timestamp = .zero, chapter: String? = nil, noOutput: [String]? = nil
     ) {
         self.chapter = chapter
+        self.noOutput = noOutput
         self.position = position
         self.count = count
         self.title = title

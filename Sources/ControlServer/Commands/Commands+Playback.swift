@@ -105,7 +105,8 @@ extension ControlCommands {
         _ = try req.arguments[0].unsigned()
     }
 
-    /// `clearerror`: accepted; `status` never reports an `error` to clear.
+    /// `clearerror`: accepted and changes nothing: the one `error` `status` reports (no output can play)
+    /// is a state, not an event, and goes by itself when an output plays again.
     static func clearerror(_ ctx: inout MPDContext, _ req: MPDRequest, _ w: inout MPDResponseWriter) throws(MPDError) {
     }
 

@@ -6,7 +6,7 @@ import MPDProtocol
 /// What is playing and how: `status`, `currentsong`, the queue as `playlistinfo` lists it, `stats`.
 extension ControlCommands {
     /// `status`: the play state, the modes, and the current and next entries (with the song's times when
-    /// one plays or is paused).
+    /// one plays or is paused); `error` last while playing with no output that can play.
     static func status(_ ctx: inout MPDContext, _ req: MPDRequest, _ w: inout MPDResponseWriter) throws(MPDError) {
         let p = ctx.player()
         w.field("volume", p.volume)
@@ -19,7 +19,10 @@ extension ControlCommands {
         w.field("playlistlength", p.queue.count)
         w.field("mixrampdb", 0)
         w.field("state", p.status == .playing ? "play" : p.status == .paused ? "pause" : "stop")
-        defer { if let job = p.updatingJob { w.field("updating_db", job) } }
+        defer {
+            if let job = p.updatingJob { w.field("updating_db", job) }
+            if let error = p.error { w.field("error", error) }
+        }
         guard let current = p.currentPosition else { return }
         w.field("song", current)
         w.field("songid", p.queue[current].id)
