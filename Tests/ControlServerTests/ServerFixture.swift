@@ -69,7 +69,8 @@ final class ServerFixture: @unchecked Sendable {
     /// `library`: what the control socket lists (the engine's queue and menus stay on `pool`).
     init(
         limits: ControlServer.Limits = ControlServer.Limits(), volume: Int = 40, password: String? = nil,
-        library: DatabasePool = ServerFixture.pool, releaseMemory: @escaping @Sendable () -> Void = {}
+        library: DatabasePool = ServerFixture.pool, releaseMemory: @escaping @Sendable () -> Void = {},
+        releaseInterval: Double = 60
     ) throws {
         dir = URL(fileURLWithPath: "/tmp").appendingPathComponent("cws-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
@@ -79,7 +80,8 @@ final class ServerFixture: @unchecked Sendable {
         logger.logLevel = .critical
         server = ControlServer(
             backend: ControlCommands(catalog: Catalog(library), playlists: StoredPlaylists(library), player: loop, musicFolder: Self.music,
-                password: password), limits: limits, logger: logger, releaseMemory: releaseMemory)
+                password: password), limits: limits, logger: logger, releaseMemory: releaseMemory,
+            releaseInterval: releaseInterval)
         let server = self.server
         loop.listener = { server.notify($0) }
         loop.start()
