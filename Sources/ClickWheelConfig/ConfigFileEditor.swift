@@ -61,6 +61,23 @@ public enum ConfigFileEditor {
             s.value = String(scalars[start..<max(start, end)])
             return s
         }
+        // A plain value must read back as itself: one that YAML reads otherwise (a tag, `!x`; an anchor,
+        // `&x`; an alias, `*x`) would load as something else, and the next edit could not find it on its
+        // line (found by the config fuzz target). Quoted values and flow lists read as what they hold.
+        for s in settings {
+            let node = try? Yams.compose(yaml: "\(s.key): \(s.value)")
+            let ok: Bool
+            if case .mapping(let m)? = node, let value = m.first?.value {
+                if case .scalar(let scalar) = value, scalar.style == .plain {
+                    ok = scalar.string == s.value
+                } else {
+                    ok = true
+                }
+            } else {
+                ok = false
+            }
+            if !ok { throw Failure("\(fileName): the value of '\(s.key)' is not read back as written, not changed") }
+        }
         let root: Node?
         do {
             root = try Yams.compose(yaml: text)

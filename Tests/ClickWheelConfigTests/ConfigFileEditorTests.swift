@@ -132,6 +132,20 @@ import Testing
         #expect(edited == "music: /srv/my\n   music\nvolume: 50\n")
     }
 
+    /// Found by the `config` fuzz target (27 s into its second long run): a value YAML reads as something
+    /// else (`!g`, a tag with an empty value) was written; its next edit was refused.
+    @Test func aValueNotReadBackAsWrittenIsRefused() throws {
+        for value in ["!g", "&a x", "*a", "!!str 5"] {
+            #expect(throws: ConfigFileEditor.Failure.self, "\(value)") {
+                try ConfigFileEditor.apply([Setting(key: "music", value: value)], to: "")
+            }
+        }
+        // Plain, quoted and flow values are written as given.
+        #expect(try ConfigFileEditor.apply([Setting(key: "music", value: "/srv/music")], to: "") == "music: /srv/music\n")
+        #expect(try ConfigFileEditor.apply([Setting(key: "music", value: "'/srv/my music'")], to: "") == "music: '/srv/my music'\n")
+        #expect(try ConfigFileEditor.apply([Setting(key: "input", value: "[keyboard, none]")], to: "") == "input: [keyboard, none]\n")
+    }
+
     @Test func writeReplacesTheFileAtomicallyWithItsMode() throws {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("cw-edit-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
