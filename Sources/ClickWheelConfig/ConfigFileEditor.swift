@@ -63,13 +63,18 @@ public enum ConfigFileEditor {
         }
         // A plain value must read back as itself: one that YAML reads otherwise (a tag, `!x`; an anchor,
         // `&x`; an alias, `*x`) would load as something else, and the next edit could not find it on its
-        // line (found by the config fuzz target). Quoted values and flow lists read as what they hold.
+        // line; a quoted one must end at its closing quote (found by the config fuzz target). Flow lists
+        // read as what they hold.
         for s in settings {
             let node = try? Yams.compose(yaml: "\(s.key): \(s.value)")
             let ok: Bool
             if case .mapping(let m)? = node, let value = m.first?.value {
                 if case .scalar(let scalar) = value, scalar.style == .plain {
                     ok = scalar.string == s.value
+                } else if case .scalar(let scalar) = value, scalar.style == .singleQuoted || scalar.style == .doubleQuoted {
+                    // Nothing after the closing quote (`'a'##0` loads as 'a', and the edit kept the rest).
+                    let quote: Character = scalar.style == .singleQuoted ? "'" : "\""
+                    ok = s.value.count >= 2 && s.value.first == quote && s.value.last == quote
                 } else {
                     ok = true
                 }
