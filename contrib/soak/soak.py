@@ -534,6 +534,14 @@ class Soak:
         s = soaklib.proc_sample(self.service.pid) if self.service.alive() else None
         if s:
             self.lives[-1].append((time.time(),) + s)
+            # Every sample also to samples.csv in the work folder, to see a curve's shape (growth or a
+            # warm-up that levels off) and not only its slope.
+            path = os.path.join(self.work, "samples.csv")
+            new = not os.path.exists(path)
+            with open(path, "a") as f:
+                if new:
+                    f.write("time,life,rss_kib,fds,cpu_ticks,threads,anon_kib\n")
+                f.write("%.1f,%d,%s\n" % (time.time(), len(self.lives), ",".join(str(v) for v in s)))
 
     def monitor(self):
         """Samples the service every 10 s and notices a crash within half a second, whatever event runs."""
