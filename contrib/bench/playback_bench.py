@@ -85,6 +85,25 @@ def wait_until_stopped(c):
         c("idle player")
 
 
+def wait_indexed(proc, socket_path, name, log_path, update=False):
+    """Waits for a server's socket (`proc` must not exit meanwhile), then (after an `update` when asked)
+    until its library is indexed and holds songs."""
+    for _ in range(400):
+        if os.path.exists(socket_path):
+            break
+        if proc.poll() is not None:
+            raise RuntimeError("%s exited with %d (see %s)" % (name, proc.returncode, log_path))
+        time.sleep(0.05)
+    c = Client(socket_path)
+    if update:
+        c("update")
+    for _ in range(600):
+        if "updating_db" not in c.status() and int(dict(l.split(": ", 1) for l in c("stats")).get("songs", "0")) > 0:
+            break
+        time.sleep(0.1)
+    c.close()
+
+
 class Service:
     """`clickwheel run` on `music` with its database and socket in `work`; `extra`: more options (`--output`)."""
 
@@ -99,19 +118,7 @@ class Service:
             [binary, "run", "--music", music, "--db", self.db, "--socket", self.socket,
              "--display", "none", "--input", "none", *extra],
             stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=self.err)
-        for _ in range(400):
-            if os.path.exists(self.socket):
-                break
-            if self.proc.poll() is not None:
-                raise RuntimeError("the service exited with %d (see %s)" % (self.proc.returncode, self.err.name))
-            time.sleep(0.05)
-        c = Client(self.socket)
-        for _ in range(600):
-            s = c.status()
-            if "updating_db" not in s and int(dict(l.split(": ", 1) for l in c("stats")).get("songs", "0")) > 0:
-                break
-            time.sleep(0.1)
-        c.close()
+        wait_indexed(self.proc, self.socket, "the service", self.err.name)
 
     def stop(self):
         self.proc.terminate()

@@ -31,7 +31,7 @@ import tempfile
 import threading
 import time
 
-from playback_bench import Client, Service, cpu_ns, wait_until_stopped
+from playback_bench import Client, Service, cpu_ns, wait_indexed, wait_until_stopped
 
 
 def log(msg):
@@ -59,19 +59,7 @@ class MPD:
             f.write('audio_output {\n  type "fifo"\n  name "Snapcast"\n  path "%s"\n  format "44100:16:2"\n}\n' % fifo)
         self.proc = subprocess.Popen(["mpd", "--no-daemon", conf], stdin=subprocess.DEVNULL,
                                      stdout=subprocess.DEVNULL, stderr=open(os.path.join(work, "stderr"), "w"))
-        for _ in range(400):
-            if os.path.exists(self.socket):
-                break
-            if self.proc.poll() is not None:
-                raise RuntimeError("mpd exited with %d (see %s)" % (self.proc.returncode, work))
-            time.sleep(0.05)
-        c = Client(self.socket)
-        c("update")
-        for _ in range(600):
-            if "updating_db" not in c.status() and int(dict(l.split(": ", 1) for l in c("stats"))["songs"]) > 0:
-                break
-            time.sleep(0.1)
-        c.close()
+        wait_indexed(self.proc, self.socket, "mpd", work, update=True)
 
     def stop(self):
         self.proc.terminate()
