@@ -11,6 +11,7 @@
 # (release) unless CLICKWHEEL_BIN names a clickwheel binary.
 set -euo pipefail
 HERE="$(cd "$(dirname "$0")" && pwd)"; ROOT="$(cd "$HERE/../.." && pwd)"
+. "$HERE/lib.sh"
 SECS="${1:-300}"
 ROUNDS="${2:-1}"
 WORK="${TMPDIR:-/tmp}/clickwheel-playback-bench"
@@ -20,14 +21,8 @@ export CW_PULSE_DIR="$WORK/pulse"
 die() { printf '[bench] ERROR: %s\n' "$*" >&2; exit 1; }
 for c in sox lame mpg123 espeak-ng parec python3; do command -v "$c" >/dev/null || die "$c missing"; done
 
-# The same music-like VBR fixture as ../shared/ci/mpg123-anchor.sh (sweeps, square bass, pink noise, plucks).
-if [ ! -s "$MP3" ]; then
-  gen() { echo "|sox -n -r 44100 -c 2 -p synth $SECS $*"; }
-  sox -m "$(gen sine 110:1760 sine 165:2640 tremolo 0.5 60)" "$(gen square 55 square 82.5 vol 0.15 tremolo 2 90)" \
-         "$(gen pinknoise pinknoise vol 0.25 tremolo 4 80)" "$(gen pluck 440 pluck 660 vol 0.3 tremolo 1 70)" \
-         -b 16 "$WORK/music.wav" norm -3
-  lame --quiet -V2 "$WORK/music.wav" "$MP3"; rm -f "$WORK/music.wav"
-fi
+# The music-like VBR fixture (contrib/bench/lib.sh).
+make_music_mp3 "$SECS" "$WORK" "$MP3"
 if [ ! -s "$MUSIC/tone.mp3" ]; then
   sox -n -r 44100 -c 2 -b 16 "$WORK/tone.wav" synth 3 sine 1000 vol 0.5
   lame --quiet -V2 "$WORK/tone.wav" "$MUSIC/tone.mp3"; rm -f "$WORK/tone.wav"
@@ -47,11 +42,7 @@ and the shops along the square were shut; somewhere a radio played an old song a
   lame --quiet -V2 "$WORK/speech.wav" "$SPEECH"; rm -f "$WORK/speech.wav" "$WORK/para.wav"
 fi
 (cd "$ROOT" && swift build -c release --product clickwheel-play >&2)
-CW="${CLICKWHEEL_BIN:-}"
-if [ -z "$CW" ]; then
-  (cd "$ROOT" && swift build -c release --product clickwheel >&2)
-  CW="$ROOT/.build/release/clickwheel"
-fi
+CW="$(clickwheel_binary "$ROOT")"
 
 env_lines="$("$ROOT/contrib/ci/pulse-start.sh")" || die "pulse-start failed"
 eval "$env_lines"

@@ -10,6 +10,7 @@
 # CW_SNAP_BENCH_PORT_BASE, default 16700: control +5, ClickWheel's tcp source +253), stopped at the end.
 set -euo pipefail
 HERE="$(cd "$(dirname "$0")" && pwd)"; ROOT="$(cd "$HERE/../.." && pwd)"
+. "$HERE/lib.sh"
 SECS="${1:-120}"
 ROUNDS="${2:-3}"
 WORK="${TMPDIR:-/tmp}/clickwheel-snapcast-bench"
@@ -21,19 +22,9 @@ export CW_PULSE_DIR="$WORK/pulse"
 die() { printf '[bench] ERROR: %s\n' "$*" >&2; exit 1; }
 for c in sox lame mpd snapserver python3 pactl; do command -v "$c" >/dev/null || die "$c missing"; done
 
-# The music-like VBR fixture of playback_bench.sh (sweeps, square bass, pink noise, plucks).
-if [ ! -s "$MP3" ]; then
-  gen() { echo "|sox -n -r 44100 -c 2 -p synth $SECS $*"; }
-  sox -m "$(gen sine 110:1760 sine 165:2640 tremolo 0.5 60)" "$(gen square 55 square 82.5 vol 0.15 tremolo 2 90)" \
-         "$(gen pinknoise pinknoise vol 0.25 tremolo 4 80)" "$(gen pluck 440 pluck 660 vol 0.3 tremolo 1 70)" \
-         -b 16 "$WORK/music.wav" norm -3
-  lame --quiet -V2 "$WORK/music.wav" "$MP3"; rm -f "$WORK/music.wav"
-fi
-CW="${CLICKWHEEL_BIN:-}"
-if [ -z "$CW" ]; then
-  (cd "$ROOT" && swift build -c release --product clickwheel >&2)
-  CW="$ROOT/.build/release/clickwheel"
-fi
+# The music-like VBR fixture (contrib/bench/lib.sh).
+make_music_mp3 "$SECS" "$WORK" "$MP3"
+CW="$(clickwheel_binary "$ROOT")"
 
 env_lines="$("$ROOT/contrib/ci/pulse-start.sh")" || die "pulse-start failed"
 eval "$env_lines"
