@@ -251,6 +251,18 @@ import Testing
         #expect(counts(h.effects) == [.played(3, atMS: 100_000)], "played to its end: at its whole length")
     }
 
+    /// MPD's `seekcur inf` (the song's end; what a slider dragged to its end sends): the position passes the
+    /// half, so it is a play, counted once when the seek lands, not again when the track then ends.
+    @Test func aSeekToTheEndCountsAPlayOnce() {
+        var h = harness()
+        playSong(&h, 0)
+        h.report(.position(ms: 2_000))
+        let seek = h.engine.control(.seekCurrent(ms: Int.max, relative: false), at: h.now)
+        #expect(counts(seek.effects) == [.played(1, atMS: 199_999)], "at the last millisecond")
+        h.report(.finished(index: 0))
+        #expect(counts(h.lastEffects).isEmpty, "counted once")
+    }
+
     @Test func leftBeforeTenPercentIsASkip() {
         var h = harness()
         playSong(&h, 2)

@@ -26,7 +26,8 @@ Checks (each failed one makes the exit status 1):
   - every play counted once: the soak watches `status` 5 times a second and counts each play-through
     that passed half the track (the service's rule: half or 4 minutes); the sum of play counts in the
     database must lie between the plays it saw for sure and those plus the ones it could not tell (left
-    within 1.2 s of the half mark, or moved by a seek); a play-through cut by a kill and resumed after
+    within 1.2 s of the half mark, moved by a seek it saw, or current while a client's seek was carried
+    out: `seekcur inf` ends a track between two looks); a play-through cut by a kill and resumed after
     the restart is one play;
   - `PRAGMA integrity_check` ok after every kill; the queue back after every kill (the same files in the
     same order as `playlistinfo` gave just before it);
@@ -156,6 +157,9 @@ class Soak:
         self.life_started = []
         self.plays_lock = threading.Lock()
         self.plays = {"sure": 0, "unsure": 0, "through": 0, "churn": 0}
+        # `seekcur inf` the clients sent, [sent, answered]: a play-through one may have ended is unsure (the
+        # other seek, `seek 0 nan`, starts the first entry from 0 s, which the watcher sees).
+        self.seeks = []
         os.makedirs(self.work, exist_ok=True)
         self.plays_log = open(os.path.join(self.work, "plays.log"), "w")   # every play-through the soak saw
         self.churn_files = []              # paths relative to the music folder
@@ -229,15 +233,19 @@ class Soak:
                     return
                 half = min(p["dur"] / 2, 240)
                 counted = p["first"] < half <= p["max"]
-                unsure = p["jumped"] or abs(p["max"] - half) < tol or abs(p["first"] - half) < tol
+                # A client's `seekcur inf` carried out while it may have been current ends the track at once
+                # (a play: the position passed half of it) between two looks: the soak never sees the jump.
+                now = time.time()
+                seeked = any(sent <= now and answered >= p["since"] for sent, answered in self.seeks)
+                unsure = p["jumped"] or seeked or abs(p["max"] - half) < tol or abs(p["first"] - half) < tol
                 if unsure:
                     self.plays["unsure"] += 1
                 elif counted:
                     self.plays["sure"] += 1
                 self.plays["through"] += 1
-                self.plays_log.write("%s %s first %.1f max %.1f of %.1f%s%s\n" % (
+                self.plays_log.write("%s %s first %.1f max %.1f of %.1f%s%s%s\n" % (
                     time.strftime("%H:%M:%S"), p["file"], p["first"], p["max"], p["dur"],
-                    " counted" if counted else "", " unsure" if unsure else ""))
+                    " counted" if counted else "", " unsure" if unsure else "", " (a client seeked)" if seeked else ""))
                 self.plays_log.flush()
 
         while not self.stop_all.is_set():
@@ -276,13 +284,14 @@ class Soak:
                         close(suspended)
                         suspended = None
                         close(pt)
+                        # `since`: the look before this one, after which it became current.
                         pt = {"file": f, "dur": dur, "first": el, "max": el, "last": el, "jumped": False,
-                              "songid": songid}
+                              "songid": songid, "since": last_t or 0}
                 elif el < 1.0 and pt["last"] >= 2.0:
                     # The same entry from its start again (Previous past 3 s restarts it): a new play-through
                     # for the soak; whether the service agrees is not said, so it is unsure.
                     close(pt)
-                    pt = dict(pt, first=el, max=el, last=el, jumped=True)
+                    pt = dict(pt, first=el, max=el, last=el, jumped=True, since=last_t or 0)
                 else:
                     if last_t is not None and (el < pt["last"] - 0.5 or el > pt["last"] + (now - last_t) + 1.5):
                         pt["jumped"] = True
@@ -389,6 +398,12 @@ class Soak:
         elif r < 0.62:
             line = invalid_line(rnd)
             big = len(line) > 4096 or b"\0" in line or not 97 <= line[0] <= 122   # may close the connection
+            seek = None
+            if line == b"seekcur inf\n":
+                # When it was sent and answered: the service carried it out in between (see `watcher`).
+                seek = [time.time(), float("inf")]
+                with self.plays_lock:
+                    self.seeks.append(seek)
             c.send(line)
             try:
                 c.answer()
@@ -399,6 +414,9 @@ class Soak:
                 if not big:
                     raise
                 self.stats.add("closed after an oversized, binary or dropped line")
+            finally:
+                if seek:
+                    seek[1] = time.time()
             if big:
                 raise Leave()
         elif r < 0.72:
