@@ -14,9 +14,9 @@ struct SnapcastSender {
     /// is 40 ms).
     static let tick = 0.01
     /// The same beside another output, paced by its clock: the server is fed `followLeadMilliseconds` (200)
-    /// ahead, so a pass every 50 ms never lets it wait, at a fifth of the passes (each a wakeup, a lock, a
-    /// conversion and a `send`: most of what this output costs).
-    static let followTick = 0.05
+    /// ahead, so a pass every 100 ms still leaves it 100 ms in hand, at a tenth of the passes (each a wakeup,
+    /// a lock, a conversion and a `send`: most of what this output costs).
+    static let followTick = 0.1
 
     func run() {
         var link: SnapcastLink?

@@ -321,6 +321,6 @@ struct SpeakersServiceTests {
         child.kill(SIGTERM)
         let log = child.wait().stderr
         let lines = log.split(separator: "\n").filter { $0.contains("snapcast control") }
-        #expect(lines.count == 2 && lines[0].contains("retrying every second") && lines[1].contains("back"), "\(lines)")
+        #expect(lines.count == 2 && lines[0].contains("retrying (every second at first") && lines[1].contains("back"), "\(lines)")
     }
 }

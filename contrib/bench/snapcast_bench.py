@@ -38,10 +38,14 @@ def log(msg):
     print("[snapcast-bench] " + msg, file=sys.stderr, flush=True)
 
 
-def clickwheel(binary, music, work, outputs, snapcast=None):
-    """The service with the given outputs."""
+def clickwheel(binary, music, work, outputs, snapcast=None, control=None):
+    """The service with the given outputs; `control`: snapserver's JSON-RPC port, for Speakers (the default,
+    1705 on the source's host, is another server's here: the client would only retry)."""
     os.makedirs(work, exist_ok=True)
-    return Service(binary, music, work, ["--output", outputs] + (["--snapcast", snapcast] if snapcast else []))
+    extra = ["--snapcast", snapcast] if snapcast else []
+    if control:
+        extra += ["--snapcast-control", control]
+    return Service(binary, music, work, ["--output", outputs] + extra)
 
 
 class MPD:
@@ -81,7 +85,29 @@ def stream_states(control):
     return {st["id"]: st["status"] for st in reply["result"]["server"]["streams"]}
 
 
-def play_round(players, mp3_name, seconds, control):
+def thread_ns(pid):
+    """Time on CPU of each live thread of the process: {tid: (name, ns)} (schedstat, as `cpu_ns`)."""
+    out = {}
+    for task in os.listdir("/proc/%d/task" % pid):
+        try:
+            with open("/proc/%d/task/%s/comm" % (pid, task)) as f:
+                name = f.read().strip()
+            with open("/proc/%d/task/%s/schedstat" % (pid, task)) as f:
+                out[task] = (name, int(f.read().split()[0]))
+        except (FileNotFoundError, ProcessLookupError):
+            pass
+    return out
+
+
+def by_thread(before, after, minutes):
+    """CPU s per audio minute of each thread name between two `thread_ns` readings, largest first."""
+    names = {}
+    for tid, (name, ns) in after.items():
+        names[name] = names.get(name, 0) + ns - before.get(tid, (name, 0))[1]
+    return sorted(((n, v / 1e9 / minutes) for n, v in names.items() if v > 0), key=lambda x: -x[1])
+
+
+def play_round(players, mp3_name, seconds, control, threads_of=()):
     """Starts every player at once; CPU s per audio minute of each, and what snapserver saw."""
     clients = {}
     for name, p in players.items():
@@ -91,13 +117,18 @@ def play_round(players, mp3_name, seconds, control):
         c('add "%s"' % mp3_name)
         clients[name] = c
     cpu0 = {name: cpu_ns(p.proc.pid) for name, p in players.items()}
+    tasks0 = {name: thread_ns(players[name].proc.pid) for name in threads_of}
     for c in clients.values():
         c("play")
     results = {}
 
+    tasks = {}
+
     def waiter(name):
         wait_until_stopped(clients[name])
         results[name] = (cpu_ns(players[name].proc.pid) - cpu0[name]) / 1e9
+        if name in tasks0:
+            tasks[name] = by_thread(tasks0[name], thread_ns(players[name].proc.pid), seconds / 60)
 
     threads = [threading.Thread(target=waiter, args=(n,)) for n in players]
     for t in threads:
@@ -109,6 +140,9 @@ def play_round(players, mp3_name, seconds, control):
     for c in clients.values():
         c.close()
     minutes = seconds / 60
+    for name, rows in tasks.items():
+        print("  %s by thread (CPU s per audio minute): %s" % (name, "  ".join("%s %.4f" % r for r in rows[:8])),
+              flush=True)
     return {n: v / minutes for n, v in results.items()}, seen
 
 
@@ -121,6 +155,8 @@ def main():
     ap.add_argument("--snap-source", required=True, help="snapserver's tcp source for ClickWheel")
     ap.add_argument("--snap-fifo", required=True, help="snapserver's pipe source FIFO for MPD")
     ap.add_argument("--snap-control", required=True, help="snapserver's JSON-RPC HOST:PORT")
+    ap.add_argument("--threads", action="store_true",
+                    help="also print each ClickWheel player's CPU by thread name (threads that end mid-round are missed)")
     args = ap.parse_args()
     if not os.environ.get("PULSE_SERVER"):
         sys.exit("snapcast_bench.py: PULSE_SERVER must name the null sink's server")
@@ -130,12 +166,13 @@ def main():
     try:
         players["pulse"] = clickwheel(args.binary, music, os.path.join(work, "pulse"), "pulse")
         players["pulse+snapcast"] = clickwheel(args.binary, music, os.path.join(work, "both"), "pulse,snapcast",
-                                               args.snap_source)
+                                               args.snap_source, args.snap_control)
         players["mpd"] = MPD(music, os.path.join(work, "mpd"), args.snap_fifo)
         rounds = []
         for i in range(args.rounds):
             log("round %d of %d: %d s of audio, three players at once" % (i + 1, args.rounds, args.seconds))
-            r, seen = play_round(players, os.path.basename(args.mp3), args.seconds, args.snap_control)
+            r, seen = play_round(players, os.path.basename(args.mp3), args.seconds, args.snap_control,
+                                 ("pulse", "pulse+snapcast") if args.threads else ())
             if set(seen.values()) != {"playing"}:
                 raise RuntimeError("snapserver's streams were not all playing mid-round: %s" % seen)
             rounds.append(r)

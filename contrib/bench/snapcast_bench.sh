@@ -6,7 +6,8 @@
 #
 # Usage: contrib/bench/snapcast_bench.sh [SECONDS=120] [ROUNDS=3]   (wall clock: about ROUNDS x SECONDS)
 # Needs: sox lame mpd snapserver pulseaudio pulseaudio-utils python3; builds clickwheel (release) unless
-# CLICKWHEEL_BIN names a clickwheel binary. Its own PulseAudio server and snapserver (ports
+# CLICKWHEEL_BIN names a clickwheel binary; CW_SNAP_BENCH_THREADS=1 also prints each ClickWheel player's CPU
+# by thread name. Its own PulseAudio server and snapserver (ports
 # CW_SNAP_BENCH_PORT_BASE, default 16700: control +5, ClickWheel's tcp source +253), stopped at the end.
 set -euo pipefail
 HERE="$(cd "$(dirname "$0")" && pwd)"; ROOT="$(cd "$HERE/../.." && pwd)"
@@ -54,4 +55,5 @@ for _ in $(seq 100); do [ -p "$SNAP/snapfifo" ] && ss -ltn "sport = :$CONTROL_PO
 [ -p "$SNAP/snapfifo" ] || die "snapserver made no FIFO (see $SNAP/log)"
 
 python3 "$HERE/snapcast_bench.py" --mp3 "$MP3" --seconds "$SECS" --rounds "$ROUNDS" --binary "$CW" \
-  --snap-source "tcp://127.0.0.1:$SOURCE_PORT" --snap-fifo "$SNAP/snapfifo" --snap-control "127.0.0.1:$CONTROL_PORT"
+  --snap-source "tcp://127.0.0.1:$SOURCE_PORT" --snap-fifo "$SNAP/snapfifo" --snap-control "127.0.0.1:$CONTROL_PORT" \
+  ${CW_SNAP_BENCH_THREADS:+--threads}
