@@ -98,14 +98,19 @@ struct SnapcastSender {
                 if ticking { return s.follow != nil ? Self.followTick : Self.tick }
                 return link == nil ? min(SnapcastOutput.retryInterval, 0.25) : 0.25
             }
-            guard format != nil, let current = link else { continue }
-            out.removeAll(keepingCapacity: true)
-            chunk.withUnsafeBytes { converter.convert($0, gain: gain, into: &out) }
+            guard let format, let current = link else { continue }
+            // The stream's own format at full volume (nearly every track) goes out as it was queued.
+            let asQueued = format == SnapcastOutput.streamFormat && gain >= 1
+            if !asQueued {
+                out.removeAll(keepingCapacity: true)
+                chunk.withUnsafeBytes { converter.convert($0, gain: gain, into: &out) }
+            }
             // The error comes back as a value: a typed-throws closure through withUnsafeBytes crashes swiftc 6.3.1.
-            let failure: PlaybackError? = out.withUnsafeBytes { bytes in
+            let send = { (bytes: UnsafeRawBufferPointer) -> PlaybackError? in
                 do throws(PlaybackError) { try current.write(bytes) } catch { return error }
                 return nil
             }
+            let failure = asQueued ? chunk.withUnsafeBytes(send) : out.withUnsafeBytes(send)
             if let error = failure {
                 logger.warning("snapcast: lost \(target) (\(error)); the rooms are silent, retrying every second")
                 downReported = true

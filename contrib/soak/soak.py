@@ -558,7 +558,8 @@ class Soak:
             new = not os.path.exists(path)
             with open(path, "a") as f:
                 if new:
-                    f.write("time,life,rss_kib,fds,cpu_ticks,threads,anon_kib\n")
+                    f.write("time,life,rss_kib,fds,cpu_ticks,threads,anon_kib,"
+                            "heap_kib,arenas_kib,stacks_kib,other_anon_kib,files_anon_kib\n")
                 f.write("%.1f,%d,%s\n" % (time.time(), len(self.lives), ",".join(str(v) for v in s)))
 
     def monitor(self):
@@ -830,6 +831,10 @@ class Soak:
         rss_slope = soaklib.slope_per_hour([[(s[0], s[1] / 1024) for s in l] for l in warm_lives])
         fd_slope = soaklib.slope_per_hour([[(s[0], s[2]) for s in l] for l in warm_lives])
         anon_slope = soaklib.slope_per_hour([[(s[0], s[5] / 1024) for s in l] for l in warm_lives])
+        # The anonymous part by kind (`soaklib.anon_parts`): each one's slope after warm-up.
+        parts = ("heap", "arenas", "stacks", "other", "files")
+        part_slopes = {name: soaklib.slope_per_hour([[(s[0], s[6 + k] / 1024) for s in l] for l in warm_lives])
+                       for k, name in enumerate(parts)}
         all_samples = [s for l in self.lives for s in l]
         rss = [s[1] / 1024 for s in all_samples]
         fds = [s[2] for s in all_samples]
@@ -854,6 +859,9 @@ class Soak:
             "rss_anon_mib_min_median_max": [round(min(a), 1), round(statistics.median(a), 1), round(max(a), 1)]
             if (a := [s[5] / 1024 for s in all_samples]) else None,
             "rss_anon_slope_mib_per_hour": None if anon_slope is None else round(anon_slope, 2),
+            "anon_mib_by_kind_last": dict(zip(parts, (round(v / 1024, 1) for v in all_samples[-1][6:11])))
+            if all_samples else None,
+            "anon_slope_mib_per_hour_by_kind": {k: None if v is None else round(v, 2) for k, v in part_slopes.items()},
             "fds_min_max": [min(fds), max(fds)] if fds else None,
             "fd_slope_per_hour": None if fd_slope is None else round(fd_slope, 2),
             "slope_judged": judged, "slope_minutes_after_warmup": round(judged_secs / 60, 1),
@@ -876,6 +884,9 @@ class Soak:
             ("RSS MiB min/median/max", res["rss_mib_min_median_max"], ""),
             ("RSS slope after warm-up", "%s MiB/h%s" % (res["rss_slope_mib_per_hour"], "" if judged else " (too short to judge)"), "< 10"),
             ("RSS anonymous min/median/max; slope", "%s; %s MiB/h" % (res["rss_anon_mib_min_median_max"], res["rss_anon_slope_mib_per_hour"]), ""),
+            ("  by kind at the end MiB (slope MiB/h)", ", ".join(
+                "%s %s (%s)" % (k, (res["anon_mib_by_kind_last"] or {}).get(k), res["anon_slope_mib_per_hour_by_kind"][k])
+                for k in parts), ""),
             ("open fds min/max", res["fds_min_max"], ""),
             ("fd slope after warm-up", "%s /h%s" % (res["fd_slope_per_hour"], "" if judged else " (too short to judge)"), "< 10"),
             ("threads max", res["threads_max"], ""),

@@ -286,7 +286,7 @@ def malloc_probe(service):
 def proc_sample(pid):
     """RSS (KiB), open descriptors, CPU ticks (user + system), threads and the RSS's anonymous part (KiB:
     the heap, stacks; the rest is mapped files: the binary, libraries, the database's mapped pages) of a
-    process, or None."""
+    process, then that anonymous part by kind (`anon_parts`), or None."""
     try:
         rss = threads = anon = 0
         with open("/proc/%d/status" % pid) as f:
@@ -301,9 +301,44 @@ def proc_sample(pid):
         with open("/proc/%d/stat" % pid) as f:
             fields = f.read().rsplit(")", 1)[1].split()
         ticks = int(fields[11]) + int(fields[12])
-        return rss, fds, ticks, threads, anon
+        return (rss, fds, ticks, threads, anon) + anon_parts(pid)
     except (OSError, ValueError, IndexError):
         return None
+
+
+def anon_parts(pid):
+    """The anonymous RSS (KiB) by kind of mapping, from /proc/PID/smaps: glibc's main heap (`[heap]`), its
+    other arenas (a read-write start of a 64 MiB reservation, the rest `---p`), thread stacks (read-write
+    right above a `---p` guard), the rest (glibc's mmapped large blocks, the Swift runtime's own), and the
+    pages written in mapped files and the main stack (relocations, `.bss`). Their sum is `RssAnon`."""
+    maps = []          # [start, end, perms, name ("file" for a mapped file), anonymous KiB]
+    with open("/proc/%d/smaps" % pid) as f:
+        for line in f:
+            head = line.split(None, 5)
+            if "-" in head[0] and len(head) >= 5 and not head[0].endswith(":"):
+                start, end = (int(x, 16) for x in head[0].split("-"))
+                name = head[5].strip() if len(head) > 5 else ""
+                maps.append([start, end, head[1], name if head[4] == "0" else "file", 0])
+            elif line.startswith("Anonymous:") and maps:
+                maps[-1][4] = int(line.split()[1])
+    heap = arena = stack = other = files = 0
+    for i, (start, end, perms, name, rss) in enumerate(maps):
+        if name == "[heap]":
+            heap += rss
+        elif name == "file" or name == "[stack]" or name.startswith("[v"):
+            files += rss
+        elif name in ("", "[anon]") or name.startswith("[anon:"):
+            if not perms.startswith("rw"):
+                continue
+            prev = maps[i - 1] if i > 0 else None
+            nxt = maps[i + 1] if i + 1 < len(maps) else None
+            if nxt and nxt[0] == end and nxt[2].startswith("---") and nxt[1] - start == 64 << 20:
+                arena += rss
+            elif prev and prev[1] == start and prev[2].startswith("---") and prev[3] in ("", "[anon]"):
+                stack += rss
+            else:
+                other += rss
+    return heap, arena, stack, other, files
 
 
 def integrity(db):
