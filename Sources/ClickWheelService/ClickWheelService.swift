@@ -131,7 +131,7 @@ public final class ClickWheelService: Sendable {
         }
         loop.rescan = { scanner.start() }
         loop.listener = { server.notify($0); nowPlaying?.changed($0) }
-        outputs.notify.withLock { $0 = { server.notify($0) } }
+        outputs.notify.withLock { $0 = .init { server.notify($0) } }
         let snapcastControl = c.snapcastControlAddress.map { address in
             SnapcastControl(host: address.host, port: address.port, logger: logger) { rooms, state in
                 outputs.roomsChanged(rooms, server: state)
@@ -139,7 +139,7 @@ public final class ClickWheelService: Sendable {
         }
         if let snapcastControl {
             outputs.control.withLock { $0 = snapcastControl }
-            outputs.onSpeakers.withLock { $0 = { loop.post(.speakers($0, at: MonotonicClock.now())) } }
+            outputs.onSpeakers.withLock { $0 = .init { loop.post(.speakers($0, at: MonotonicClock.now())) } }
             loop.speakerCommands = { outputs.perform($0) }
             outputs.publishSpeakers()
         }

@@ -35,10 +35,15 @@ final class ConfiguredOutputs: OutputSwitch {
     private let state: Mutex<State>
     /// The `pulse` output's place in the list (This Pi), nil when there is none.
     private let thisPi: Int?
+    /// A callback kept behind a lock, in a struct: a bare function value read through `Mutex.withLock`'s
+    /// `inout` comes back wrapped in two more thunks each time (see `MessageBoard.Sink`).
+    struct Callback<Value>: Sendable {
+        let call: @Sendable (Value) -> Void
+    }
     /// Tells idle clients of the `output` subsystem (set once the control server exists).
-    let notify = Mutex<(@Sendable (MPDIdleSubsystems) -> Void)?>(nil)
+    let notify = Mutex<Callback<MPDIdleSubsystems>?>(nil)
     /// Tells the engine what Speakers shows (set once the engine loop exists; nil: no Snapcast control).
-    let onSpeakers = Mutex<(@Sendable (Speakers) -> Void)?>(nil)
+    let onSpeakers = Mutex<Callback<Speakers>?>(nil)
     /// The Snapcast control client (set once, before the service runs).
     let control = Mutex<SnapcastControl?>(nil)
 
@@ -101,7 +106,7 @@ final class ConfiguredOutputs: OutputSwitch {
         }
         guard let change else { return false }
         if change {
-            if let tell = notify.withLock({ $0 }) { tell(.output) }
+            if let tell = notify.withLock({ $0 }) { tell.call(.output) }
             publishSpeakers()
         }
         return true
@@ -129,7 +134,7 @@ final class ConfiguredOutputs: OutputSwitch {
             s.server = server
             return s.roomOutputs != before
         }
-        if listChanged, let tell = notify.withLock({ $0 }) { tell(.output) }
+        if listChanged, let tell = notify.withLock({ $0 }) { tell.call(.output) }
         publishSpeakers()
     }
 
@@ -139,6 +144,6 @@ final class ConfiguredOutputs: OutputSwitch {
         let speakers = state.withLock { s in
             Speakers(server: s.server, rooms: s.current, thisPi: thisPi.map { s.configured[$0].enabled })
         }
-        tell(speakers)
+        tell.call(speakers)
     }
 }

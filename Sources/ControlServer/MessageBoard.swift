@@ -23,12 +23,22 @@ final class MessageBoard: Sendable {
     }
 
     private let clients = Mutex<[UInt64: Subscriber]>([:])
+
     /// Where idle events go: to every client (nil), or to these clients only.
-    private let delivery = Mutex<(@Sendable (MPDIdleSubsystems, Set<UInt64>?) -> Void)?>(nil)
+    ///
+    /// The closure is kept in a struct, not bare: a function value that passes through a generic `inout`
+    /// (`Mutex.withLock`) is written back re-abstracted, wrapped in two more thunks, even when only read.
+    /// Kept bare, every `subscribe`, `unsubscribe` and `sendmessage` deepened the chain the next one called
+    /// through: the soak found threads 770 KiB deep in 20,000 thunk frames, their stacks and the thunks'
+    /// contexts growing with every message, towards a stack overflow (`MessageBoardTests`).
+    struct Sink: Sendable {
+        let call: @Sendable (MPDIdleSubsystems, Set<UInt64>?) -> Void
+    }
+    private let delivery = Mutex<Sink?>(nil)
 
     /// Sets where the board's idle events go (the server, once it runs).
     func deliver(to sink: @escaping @Sendable (MPDIdleSubsystems, Set<UInt64>?) -> Void) {
-        delivery.withLock { $0 = sink }
+        delivery.withLock { $0 = Sink(call: sink) }
     }
 
     static func isValid(_ channel: String) -> Bool {
@@ -95,6 +105,6 @@ final class MessageBoard: Sendable {
     }
 
     private func send(_ subsystems: MPDIdleSubsystems, to receivers: Set<UInt64>?) {
-        delivery.withLock { $0 }?(subsystems, receivers)
+        delivery.withLock { $0 }?.call(subsystems, receivers)
     }
 }

@@ -7,13 +7,17 @@ import Synchronization
 /// Thread rules: `set` from any thread; `forward` on reader threads (a lock per event: uncontended,
 /// and the sink is normally nil).
 final class EvdevRawTap: Sendable {
-    private let sink = Mutex<(@Sendable (String, RawInputEvent) -> Void)?>(nil)
+    /// The closure in a struct: a bare function value read through `Mutex.withLock`'s `inout` comes back
+    /// wrapped in two more reabstraction thunks each time (a Swift quirk), so a sink read per event would
+    /// call through thousands of them after a measuring session (see `MessageBoard.Sink`).
+    private struct Sink: Sendable { let call: @Sendable (String, RawInputEvent) -> Void }
+    private let sink = Mutex<Sink?>(nil)
 
-    func set(_ new: (@Sendable (String, RawInputEvent) -> Void)?) { sink.withLock { $0 = new } }
+    func set(_ new: (@Sendable (String, RawInputEvent) -> Void)?) { sink.withLock { $0 = new.map(Sink.init) } }
 
     func forward(_ event: RawInputEvent, from path: String) {
         guard let s = sink.withLock({ $0 }) else { return }
-        s(path, event)
+        s.call(path, event)
     }
 }
 

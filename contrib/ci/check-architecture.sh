@@ -19,6 +19,7 @@
 #      by no benchmark (tests may drive it).
 #   6. ClickWheelTestKit is imported by no module of Sources/, and in Package.swift it is a dependency of
 #      test targets and of the benchmarks in contrib/bench only: never of clickwheel or a library target.
+#   7. No closure kept bare as a lock's value (see the rule below).
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 violations=0
@@ -113,8 +114,16 @@ for i, (pos, kind) in enumerate(starts):
 EOF
 )
 
+# 7. No bare function type (or optional of one) as a lock's value: Swift writes a function value read
+#    through `Mutex.withLock`'s `inout` back wrapped in two more reabstraction thunks, so a callback read per
+#    event calls through thousands of them after a while (the soak found 20,000, 770 KiB of stack:
+#    MessageBoard). Keep the closure in a struct (`struct Sink { let call: ... }`).
+while IFS= read -r hit; do
+  say "${hit%%:*}:$(echo "$hit" | cut -d: -f2): a closure kept bare in a lock (rule 7: put it in a struct)"
+done < <(grep -rnE --include='*.swift' '(Mutex|LockedValueBox|NIOLockedValueBox|Atomic)<\(*(@Sendable[[:space:]]*)?\([^)]*\)[[:space:]]*(async[[:space:]]*)?(throws[[:space:]]*)?->' Sources contrib 2>/dev/null)
+
 if [ "$violations" = 0 ]; then
-  echo "[architecture] ok: pure core and codec, config, C modules in their wrappers, layers, ClickWheelService, test kit" >&2
+  echo "[architecture] ok: pure core and codec, config, C modules in their wrappers, layers, ClickWheelService, test kit, no closure bare in a lock" >&2
   exit 0
 fi
 echo "[architecture] $violations violation(s)" >&2
