@@ -17,6 +17,15 @@ public enum MallocControl {
         _ = unsafeBitCast(f, to: (@convention(c) (Int32, Int32) -> Int32).self)(mArenaMax, count)
     }
 
+    /// Blocks of `bytes` or more are mapped on their own and unmapped when freed
+    /// (`mallopt(M_MMAP_THRESHOLD, bytes)`), instead of glibc's threshold that rises to each large block
+    /// freed (up to 32 MiB), after which such blocks come from the arenas and stay there when freed.
+    public static func mapBlocks(from bytes: Int32) {
+        guard let f = symbol("mallopt") else { return }
+        let mMmapThreshold: Int32 = -3  // M_MMAP_THRESHOLD in <malloc.h>
+        _ = unsafeBitCast(f, to: (@convention(c) (Int32, Int32) -> Int32).self)(mMmapThreshold, bytes)
+    }
+
     private static func symbol(_ name: String) -> UnsafeMutableRawPointer? {
         guard let process = dlopen(nil, RTLD_NOW) else { return nil }
         defer { dlclose(process) }
