@@ -65,15 +65,14 @@ export CW_PULSE_DIR="${TMPDIR:-/tmp}/clickwheel-test-pipewire-$$"
 env_lines="$(bash contrib/ci/pipewire-start.sh)" || exit 1
 eval "$env_lines"
 trap 'bash contrib/ci/pipewire-stop.sh' EXIT
-# Under PipeWire 0.3.65 the capture now and then holds a dropout: a 10 ms window at half level or
-# silent and a jump in the tone, failing the gapless album test or splitting a tone in the tones test
-# (1 run in 6 on an idle machine; 2 to 3 runs in 5 with a benchmark running beside; never under
-# PulseAudio). It sits away from the joins (e.g. 5.22 s into the 6 s tone, 1.2 s after the last join)
-# and the player reports no underrun then, so it is not the gapless hand-over; whether the server or
-# parec drops it is open (parec at nice -10 still saw it). On 2026-11-27 whole-suite runs failed 2 in 3
-# on an idle machine, a different test each time, while each test run alone passes (the gapless one 6 of
-# 6). So when the suite fails, every one of its tests runs again on its own, each allowed a second try,
-# and each must pass; every retry is said. The PulseAudio stage above has no retry. It needs an issue.
+# Under PipeWire the tests' capture (parec --latency-msec=20) used to pull the graph's quantum down to 512
+# frames (10.7 ms), and without realtime priority on a shared 2-core machine the graph missed that deadline
+# about once a minute: 10 ms of silence in the sink, failing a waveform test (whole-suite runs failed 3 in
+# 3 on an idle machine; paplay into the same sink showed the same gaps). pipewire-start.sh now holds the
+# quantum at 2048 frames, as ClickWheel's own 200 ms stream sets it on a Pi; that also showed the wheel
+# click silent under PipeWire 0.3.65 (fixed: ClickSound). Should a loaded machine still miss a 42.7 ms
+# deadline, a failed suite runs each of its tests again on its own, each allowed a second try, each of
+# which must pass, and every retry is said. The PulseAudio stage above has no retry.
 if ! swift test --skip-build --filter PlaybackTests.RealServerTests; then
   echo "[test] RealServerTests on PipeWire failed as a suite; each test once more on its own" >&2
   for id in $(swift test list --skip-build 2>/dev/null | grep '^PlaybackTests\.RealServerTests/' | tr -d '()'); do

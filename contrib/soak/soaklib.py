@@ -257,7 +257,8 @@ class Service:
 def malloc_probe(service):
     """Where the RSS is, asked of glibc inside the running service (gdb attached for a moment; the
     process pauses for the attach): `malloc_stats()`'s totals (bytes the heap holds from the system, and
-    those in use by live allocations), then RSS before and after `malloc_trim(0)`. Memory in use is
+    those in use by live allocations), SQLite's share of those in use (`sqlite3_memory_used()`: its page
+    caches, statements and schema, all connections), then RSS before and after `malloc_trim(0)`. Memory in use is
     referenced by the program; the rest is the allocator's, kept between trims. Returns a dict (MiB), or
     None without gdb."""
     import re
@@ -268,9 +269,12 @@ def malloc_probe(service):
     rss = lambda: proc_sample(pid)[0] / 1024
     before = rss()
     mark = os.path.getsize(service.log_path)
-    cmd = ["gdb", "-batch", "-nx", "-p", str(pid), "-iex", "set auto-solib-add off", "-ex", "sharedlibrary libc",
-           "-ex", "call (void) malloc_stats()", "-ex", "call (int) malloc_trim(0)"]
-    subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=120)
+    cmd = ["gdb", "-batch", "-nx", "-p", str(pid), "-iex", "set auto-solib-add off",
+           "-ex", "sharedlibrary libc", "-ex", "sharedlibrary libsqlite3",
+           "-ex", "call (void) malloc_stats()",
+           "-ex", "printf \"sqlite-memory-used %lld\\n\", (long long) sqlite3_memory_used()",
+           "-ex", "call (int) malloc_trim(0)"]
+    out = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, timeout=120, text=True).stdout
     time.sleep(0.5)
     after = rss()
     with open(service.log_path, errors="replace") as f:
@@ -278,7 +282,9 @@ def malloc_probe(service):
         text = f.read()
     total = re.search(r"Total \(incl\. mmap\):\s*system bytes\s*=\s*(\d+)\s*in use bytes\s*=\s*(\d+)", text)
     arenas = len(re.findall(r"^Arena \d+:", text, re.M))
+    sqlite = re.search(r"sqlite-memory-used (\d+)", out or "")
     return {"rss_before_trim": round(before, 1), "rss_after_trim": round(after, 1),
+            "sqlite_in_use": round(int(sqlite.group(1)) / 2**20, 1) if sqlite else None,
             "heap_system": round(int(total.group(1)) / 2**20, 1) if total else None,
             "heap_in_use": round(int(total.group(2)) / 2**20, 1) if total else None, "arenas": arenas}
 

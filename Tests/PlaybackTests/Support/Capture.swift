@@ -2,7 +2,7 @@ import Foundation
 
 /// Records the null sink's monitor with `parec` into a file, the way a listener would hear the output.
 ///
-/// Pitfalls handled (see contrib/ci/README): `--latency-msec` keeps the tail when parec is stopped, and a
+/// Pitfalls handled: `--latency-msec` keeps the tail when parec is stopped, and a
 /// fresh parec on an idle sink is silent for up to 2 s, so `start` returns only once data flows.
 final class Capture {
     static let rate = 44_100
