@@ -75,4 +75,26 @@ import Testing
         let rows = try store.rows(of: .playlists, in: 0..<store.count(of: .playlists)).map(\.title)
         #expect(rows.contains(name), "\(rows)")
     }
+
+    /// MPD's `max_playlist_length` holds for stored playlists too (its PlaylistFileEditor::Insert): an
+    /// addition past 16,384 entries is refused whole, and the list is as it was.
+    @Test func aStoredPlaylistStopsAtMPDsLengthLimit() throws {
+        let f = try ServerFixture()
+        let c = try RawClient(f.socket)
+        _ = c.response()
+        let name = "Long \(UUID().uuidString.prefix(6))"
+        defer { _ = c.roundTrip("rm \"\(name)\"") }
+        let track = try #require(try ServerFixture.pool.read { db in
+            try Int64.fetchOne(db, sql: "SELECT id FROM tracks WHERE path = 'Sorting/10cc - Ten.mp3'")
+        })
+        let playlists = StoredPlaylists(ServerFixture.pool)
+        try playlists.add(Array(repeating: track, count: StoredPlaylists.maxLength - 1), to: name)
+        #expect(c.roundTrip("playlistadd \"\(name)\" \"Sorting\"") == "ACK [51@0] {playlistadd} Stored playlist is too large\n")
+        #expect(try playlists.tracks(name)?.count == StoredPlaylists.maxLength - 1)
+        #expect(c.roundTrip("playlistadd \"\(name)\" \"Sorting/10cc - Ten.mp3\"") == "OK\n")
+        #expect(c.roundTrip("playlistadd \"\(name)\" \"Sorting/10cc - Ten.mp3\" 0") == "ACK [51@0] {playlistadd} Stored playlist is too large\n")
+        #expect(try playlists.tracks(name)?.count == StoredPlaylists.maxLength)
+        #expect(c.roundTrip("playlistdelete \"\(name)\" 0") == "OK\n")
+        #expect(c.roundTrip("playlistadd \"\(name)\" \"Sorting/10cc - Ten.mp3\" 0") == "OK\n")
+    }
 }

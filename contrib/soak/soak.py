@@ -495,7 +495,14 @@ class Soak:
                     raise
                 self.stats.add("next/previous while stopped (ACK Not playing, as MPD)")
         elif r < 0.93:
-            c.cmd("playlistadd soak-list %s" % quote(rnd.choice(artists)))
+            try:
+                c.cmd("playlistadd soak-list %s" % quote(rnd.choice(artists)))
+            except Ack as e:
+                # MPD's max_playlist_length (16,384) reached: start the list again, as a user would.
+                if "{playlistadd} Stored playlist is too large" not in str(e):
+                    raise
+                c.cmd("playlistclear soak-list")
+                self.stats.add("soak-list full (ACK Stored playlist is too large, as MPD): cleared")
         elif r < 0.95:
             c.cmd(rnd.choice(["pause 1", "pause 0", "pause 0"]))
         else:

@@ -34,6 +34,7 @@ func libraryCall<T>(_ body: () throws -> T) throws(MPDError) -> T {
         case .badIndex: throw .argument("Bad song index")
         case .readOnly: throw MPDError(.permission, "Read-only playlist (a file in the music folder)")
         case .smartPlaylist: throw MPDError(.permission, "Read-only playlist (a smart playlist the device computes)")
+        case .tooLarge: throw MPDError(.playlistMax, "Stored playlist is too large")
         }
     } catch {
         throw MPDError.system("library: \(error)")

@@ -26,7 +26,16 @@ public struct StoredPlaylists: Sendable {
         case readOnly
         /// The name of one of the device's smart playlists (computed, never stored).
         case smartPlaylist
+        /// An addition past `maxLength` (MPD: ACK 51 "Stored playlist is too large").
+        case tooLarge
     }
+
+    /// The longest playlist MPD clients may grow with `playlistadd`: MPD's `max_playlist_length`, the
+    /// queue's limit too. Without it one client could grow a list without end, and every addition
+    /// rewrites the whole list (the soak's `playlistadd` loop reached 132,000 entries in an hour, and the
+    /// service's memory grew with the answers about it). `save` copies the queue, limited already for
+    /// clients; a longer queue built on the wheel is saved whole.
+    public static let maxLength = PlayQueue.clientLimit
 
     /// Names and change times (Unix seconds), in creation order.
     public func all() throws -> [(name: String, modified: Int64)] {
@@ -57,7 +66,8 @@ public struct StoredPlaylists: Sendable {
         }
     }
 
-    /// `playlistadd`: appends (or inserts at `position`), creating the playlist when it is new.
+    /// `playlistadd`: appends (or inserts at `position`), creating the playlist when it is new. All or
+    /// nothing: an addition that would make it longer than `maxLength` changes nothing.
     public func add(_ tracks: [Int64], to name: String, at position: Int? = nil) throws {
         try Self.check(name)
         try db.write { db in
@@ -66,6 +76,7 @@ public struct StoredPlaylists: Sendable {
             var list = try Self.entries(id, db)
             let at = position ?? list.count
             guard at <= list.count else { throw Failure.badIndex }
+            guard list.count + tracks.count <= Self.maxLength else { throw Failure.tooLarge }
             list.insert(contentsOf: tracks.map { Optional($0) }, at: at)
             try Self.write(list, into: id, db)
         }
