@@ -24,7 +24,10 @@ public final class ControlServer: Sendable {
     let backend: ControlCommands
     let limits: Limits
     let logger: Logger
+    /// One thread: every connection's handler runs on it (`KeptStatusAnswer` relies on that).
     let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+    /// The last `status` answer of an unchanged player, shared by the connections (on the event loop).
+    let keptStatus = KeptStatusAnswer()
     /// How much of a streamed answer may be on its way to one client before the command producing it
     /// waits (`StreamedOutput`): well below the output limit, so a slow reader is paused, not closed.
     var streamWindow: Int { max(1, min(256 << 10, limits.maxOutputBytes / 2)) }

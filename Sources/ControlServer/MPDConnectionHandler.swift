@@ -15,11 +15,16 @@ final class MPDConnectionHandler: ChannelInboundHandler, @unchecked Sendable {
     typealias OutboundOut = ByteBuffer
 
     private unowned let server: ControlServer
+    /// The server's command backend, held strongly: the `status` poll reads it without the retain of an
+    /// unowned reference to the server (which has a side table, so each such retain takes the slow path).
+    private let backend: ControlCommands
+    /// The last `status` answer of an unchanged player, ready to write again as it is (the server's).
+    private let keptStatus: KeptStatusAnswer
     /// The channel's event loop, known from the start so that other threads can hop there without
     /// reading `context`, which the loop sets and clears.
     private let eventLoop: any EventLoop
     private var session = MPDSessionStateMachine()
-    private lazy var client = server.backend.newClient()
+    private var client: MPDClientState
     private var context: ChannelHandlerContext?
     private var busy = false
     private var timeout: Scheduled<Void>?
@@ -37,6 +42,9 @@ final class MPDConnectionHandler: ChannelInboundHandler, @unchecked Sendable {
 
     init(server: ControlServer, eventLoop: any EventLoop) {
         self.server = server
+        backend = server.backend
+        keptStatus = server.keptStatus
+        client = backend.newClient()
         self.eventLoop = eventLoop
     }
 
@@ -58,20 +66,32 @@ final class MPDConnectionHandler: ChannelInboundHandler, @unchecked Sendable {
         lastInput = .now()
         // A client polling `status` of an unchanged player, the commonest request by far, gets the last
         // answer's bytes straight away: the same bytes the session would send, without framing the line
-        // or making a batch (the session is ready and empty, and a `.ready` answer leaves it so).
-        if !busy, session.isReadyAndEmpty, buffer.readableBytesView.elementsEqual(Self.statusPoll),
-            let answer = server.backend.unchangedStatus(client: client)
-        {
-            output.clear()
-            output.writeBytes(answer)
-            context.writeAndFlush(wrapOutboundOut(output), promise: nil)
-            return
+        // or making a batch (the session is ready and empty, and a `.ready` answer leaves it so). While
+        // the stamp read first stays the same, the kept buffer is written again: no snapshot, no lock, no
+        // copy (also on a client's new connection: `mpc` connects for each command).
+        if !busy, session.isReadyAndEmpty, Self.isStatusPoll(buffer), client.permission.contains(.read) {
+            let stamp = backend.statusStamp()
+            if let stamp, let kept = keptStatus.answer(for: stamp, on: eventLoop) {
+                context.writeAndFlush(wrapOutboundOut(kept), promise: nil)
+                return
+            }
+            if let answer = backend.unchangedStatus(client: client) {
+                var bytes = context.channel.allocator.buffer(capacity: answer.count)
+                bytes.writeBytes(answer)
+                if let stamp { keptStatus.keep(bytes, for: stamp, on: eventLoop) }
+                context.writeAndFlush(wrapOutboundOut(bytes), promise: nil)
+                return
+            }
         }
         buffer.withUnsafeReadableBytes { session.receive($0) }
         drive()
     }
 
     private static let statusPoll = Array("status\n".utf8)
+
+    private static func isStatusPoll(_ buffer: ByteBuffer) -> Bool {
+        buffer.readableBytes == statusPoll.count && buffer.withUnsafeReadableBytes { $0.elementsEqual(statusPoll) }
+    }
 
     func channelWritabilityChanged(context: ChannelHandlerContext) {
         if !context.channel.isWritable {
@@ -178,5 +198,31 @@ final class MPDConnectionHandler: ChannelInboundHandler, @unchecked Sendable {
                 self.context?.close(promise: nil)
             }
         }
+    }
+}
+
+/// The last `status` answer of an unchanged player, as the buffer to write, and the stamp it holds for
+/// (`ControlCommands.statusStamp`); one per server, shared by its connections.
+///
+/// `@unchecked Sendable`: touched on the server's event loop only (its group has one thread; asserted in
+/// debug builds), so its connections share it without a lock.
+final class KeptStatusAnswer: @unchecked Sendable {
+    /// A struct, not a tuple: a tuple's copy and metadata go through the runtime's generic paths.
+    private struct Kept {
+        let stamp: StatusStamp
+        let answer: ByteBuffer
+    }
+
+    private var kept: Kept?
+
+    func answer(for stamp: StatusStamp, on loop: any EventLoop) -> ByteBuffer? {
+        loop.assertInEventLoop()
+        guard let kept, kept.stamp == stamp else { return nil }
+        return kept.answer
+    }
+
+    func keep(_ answer: ByteBuffer, for stamp: StatusStamp, on loop: any EventLoop) {
+        loop.assertInEventLoop()
+        kept = Kept(stamp: stamp, answer: answer)
     }
 }

@@ -70,6 +70,9 @@ public struct PlayerSnapshot: Sendable, Hashable {
 /// Thread rules: called on the control server's command queues, never on the engine's own.
 public protocol PlayerStateSource: Sendable {
     func snapshot() -> PlayerSnapshot
+    /// A number that changes whenever `snapshot()` may answer differently, read without a lock; nil while
+    /// it changes by itself (playing: the elapsed time runs). Read it before the snapshot it stands for.
+    func snapshotStamp() -> UInt64?
     /// Runs a playback or queue request on the engine and returns its reply.
     func control(_ request: ControlRequest) -> Result<[Int], ControlError>
     /// Feeds input to the engine as the hardware would (the `wheel`, `press`, `hold` extensions).

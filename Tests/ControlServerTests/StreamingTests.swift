@@ -300,4 +300,48 @@ import Testing
         // A command list of snapshot commands answers as a whole.
         #expect(b.roundTrip("command_list_ok_begin\nping\nstatus\ncommand_list_end").hasPrefix("list_OK\nvolume: 70\n"))
     }
+
+    /// A client polling `status` over and over, as Home Assistant and phone apps do, has the server's kept
+    /// answer written again while nothing changed (the same bytes as a made one), and sees every change
+    /// another client makes on its next poll, also a change back to an earlier state.
+    @Test func aRepeatedStatusPollSeesEveryChange() throws {
+        let f = try ServerFixture()
+        let a = try RawClient(f.socket)
+        let b = try RawClient(f.socket)
+        _ = a.response()
+        _ = b.response()
+        func polls() -> String {
+            let answers = (0..<4).map { _ in b.roundTrip("status") }
+            #expect(Set(answers).count == 1, "an unchanged player answers the same bytes every time")
+            return answers[0]
+        }
+        let field = QueueCommandTests.field
+        #expect(field(polls(), "state") == "stop")
+        #expect(a.roundTrip("add \"Durations\"") == "OK\n")
+        #expect(field(polls(), "playlistlength") == "6")
+        #expect(a.roundTrip("play 2") == "OK\n")
+        #expect(a.roundTrip("pause 1") == "OK\n")
+        let paused = polls()
+        #expect(field(paused, "state") == "pause" && field(paused, "song") == "2")
+        for volume in [70, 30, 70] {
+            #expect(a.roundTrip("setvol \(volume)") == "OK\n")
+            #expect(field(polls(), "volume") == "\(volume)")
+        }
+        #expect(a.roundTrip("repeat 1") == "OK\n")
+        #expect(field(polls(), "repeat") == "1")
+        #expect(a.roundTrip("stop") == "OK\n")
+        #expect(field(polls(), "state") == "stop")
+        // Between polls, a poll in a command list and one with another command in its read still answer.
+        let listed = b.roundTrip("command_list_begin\nstatus\ncommand_list_end")
+        #expect(listed.contains("\nstate: stop\n") && listed.hasSuffix("\nOK\n"))
+        #expect(b.roundTrip("ping\nstatus").hasPrefix("OK\nvolume: 70\n"))
+        #expect(field(polls(), "repeat") == "1")
+        // A new connection's first poll gets the same bytes (the kept answer is the server's), and a change.
+        let c = try RawClient(f.socket)
+        _ = c.response()
+        #expect(c.roundTrip("status") == polls())
+        #expect(a.roundTrip("setvol 55") == "OK\n")
+        #expect(field(c.roundTrip("status"), "volume") == "55")
+        #expect(field(polls(), "volume") == "55")
+    }
 }

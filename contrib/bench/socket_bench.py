@@ -22,6 +22,13 @@ its columns show how much of the gap to MPD that is (`--no-floor` leaves it out)
 The 100-connection figures are bounded by the Python client on this 2-core machine (MPD is idle for
 more than half of that run): compare the server CPU per request as well as the latencies.
 
+`--pin CPU` runs the client and every server on that one CPU (set on this process after the builds, so
+the servers it starts inherit it). Then each one-connection request wakes the server with a context
+switch on the same CPU instead of a wake-up across CPUs, which on this 2-vCPU virtual machine costs
+20-130 µs of the server's time and moves by tens of µs from run to run: the CPU per request then shows
+the servers' own work, differences of a microsecond included. Latency and throughput then measure one
+shared core: take those from a run without it.
+
 ClickWheel runs as `clickwheel run --display none --input none --output null`; MPD with its own
 config (Unix socket, null output, max_connections 256) through mpd_anchor.Mpd, its output given a
 software mixer so that both servers' `status` answers have the same lines (`volume:` included).
@@ -263,9 +270,13 @@ def main():
     ap.add_argument("--runs", type=int, default=3)
     ap.add_argument("--json", help="write every figure here")
     ap.add_argument("--no-floor", action="store_true", help="leave out the SwiftNIO floor (nio-floor)")
+    ap.add_argument("--pin", type=int, metavar="CPU", help="the client and every server on this one CPU")
     a = ap.parse_args()
     music, binary = prepare(a)
     floor_binary = None if a.no_floor else NioFloor.build()
+    if a.pin is not None:
+        os.sched_setaffinity(0, {a.pin})
+        log("client and servers on CPU %d" % a.pin)
     import mpd_anchor  # noqa: E402  (MPD driver and the status client, from shared/)
 
     work = tempfile.mkdtemp(prefix="cw-socket-bench-")
@@ -290,7 +301,7 @@ def main():
             f.write(answer)
         floor = NioFloor(os.path.join(work, "nio-floor"), os.path.join(work, "status-answer"))
 
-    res = {"clickwheel": [], "mpd": [], "nio-floor": [], "runs": a.runs}
+    res = {"clickwheel": [], "mpd": [], "nio-floor": [], "runs": a.runs, "pinned_cpu": a.pin}
     try:
         for r in range(a.runs):
             order = ["mpd", "clickwheel"] if r % 2 == 0 else ["clickwheel", "mpd"]

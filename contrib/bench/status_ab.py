@@ -3,10 +3,11 @@
 
     python3 contrib/bench/status_ab.py REQUESTS CONNECTIONS NAME:PID:SOCKET... [ROUNDS=9 in the environment]
 
-Start the servers first (for example two clickwheel binaries on copies of one database, and
-nio-floor with a saved `status` answer). Each round sends REQUESTS `status` requests over CONNECTIONS
-connections to each server in turn and reads the server's CPU (all threads, /proc/PID/task/*/schedstat)
-before and after; it prints each server's median and every round's figure in microseconds.
+Start the servers first (for example two clickwheel binaries on copies of one database, and nio-floor
+with a saved `status` answer; name the floor last to read each one's difference to it). Each round sends
+REQUESTS `status` requests over CONNECTIONS connections to each server in turn and reads the server's
+CPU (all threads, /proc/PID/task/*/schedstat) before and after; it prints each server's median and every
+round's figure in microseconds.
 """
 import os
 import socket
@@ -55,6 +56,12 @@ def main():
             per_request[name].append((cpu_ns(pid) - before) / requests / 1000)
     for name, figures in per_request.items():
         print("%-10s median %.2f µs  (%s)" % (name, statistics.median(figures), " ".join("%.2f" % x for x in figures)))
+    # Each server against the last one named, round by round (the rounds share the machine's moods): the
+    # median of those differences moves less than the difference of the medians.
+    last = servers[-1][0]
+    for name, _, _ in servers[:-1]:
+        paired = [a - b for a, b in zip(per_request[name], per_request[last])]
+        print("%-10s minus %s, median of the rounds' differences: %+.2f µs" % (name, last, statistics.median(paired)))
 
 
 if __name__ == "__main__":

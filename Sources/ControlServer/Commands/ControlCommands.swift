@@ -142,6 +142,14 @@ public final class ControlCommands: Sendable {
         return lastStatus(of: p, songs: currentSongs.generation)
     }
 
+    /// What the answer to `status` of a client that may read depends on, read without a lock: the player's
+    /// publication and the song cache's generation; nil while playing (the time runs). Read before
+    /// `unchangedStatus`, an answer it gives holds for as long as the stamp stays the same.
+    public func statusStamp() -> StatusStamp? {
+        guard let player = player.snapshotStamp() else { return nil }
+        return StatusStamp(player: player, songs: currentSongs.generation)
+    }
+
     /// The last `status` answer, if it was made from `snapshot` with the current song cache at `songs`.
     private func lastStatus(of snapshot: PlayerSnapshot, songs: Int) -> [UInt8]? {
         lastStatus.withLock { $0.flatMap { $0.snapshot == snapshot && $0.songs == songs ? $0.output : nil } }
@@ -230,4 +238,10 @@ public final class ControlCommands: Sendable {
     }
 
     private static let snapshotCommands: [[UInt8]] = ["status", "currentsong", "ping"].map { Array($0.utf8) }
+}
+
+/// The state a `status` answer is made from, as two numbers (`ControlCommands.statusStamp`).
+public struct StatusStamp: Equatable, Sendable {
+    let player: UInt64
+    let songs: Int
 }
