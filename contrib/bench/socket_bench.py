@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Control socket benchmark: ClickWheel's MPD protocol against MPD 0.23 on the same corpus, same run.
 
-    python3 contrib/bench/socket_bench.py [--corpus /tmp/clickwheel-corpus] [--runs 3] [--json OUT]
+    python3 contrib/bench/socket_bench.py [--corpus /tmp/clickwheel-corpus] [--runs 3] [--pin CPU] [--json OUT]
 
 Both servers hold the same 10,000-track library (made with ../shared/bench/make_corpus.py when it is
 missing) and are driven by the same client, `status_load` from ../shared/bench/mpd_anchor.py (an
