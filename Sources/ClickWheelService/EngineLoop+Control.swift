@@ -23,9 +23,6 @@ extension EngineLoop: PlayerStateSource {
         return s
     }
 
-    /// Changes with every publication; nil while playing (the elapsed time runs on by itself).
-    public func snapshotStamp() -> UInt64? { publicationStamp() }
-
     /// How far `snapshot()` runs the elapsed time past the engine's last word (position reports come
     /// once a second; if they stop, the time stops too).
     static let positionSlackMS: Int64 = 2000

@@ -41,9 +41,10 @@ public final class EngineLoop: @unchecked Sendable {
     /// on the queue after every event, control request and update job change, read from any thread
     /// without waiting for the queue (the control server answers `status` on its event loop).
     private let published = Mutex<(snapshot: PlayerSnapshot, at: Timestamp)>((PlayerSnapshot(), .zero))
-    /// Counts the publications (shifted left by one), with the low bit set while playing:
-    /// `snapshotStamp()`, which the control server reads before every `status` poll without a lock.
+    /// `snapshotStamp()`, read by the control server before every `status` poll without a lock: the
+    /// publication count shifted left by one, the low bit set while playing. Written on the queue only.
     private let publications = Atomic<UInt64>(0)
+    private var publicationCount: UInt64 = 0
     /// Starts a library scan (`Effect.rescanLibrary`, MPD's `update`); set before `start`.
     public var rescan: @Sendable () -> Void = {}
     /// Who hears about changes (the control server's idle clients); set before `start`.
@@ -185,13 +186,13 @@ public final class EngineLoop: @unchecked Sendable {
         var s = PlayerSnapshot(engine)
         s.updatingJob = runningJob
         let now = MonotonicClock.now()
-        let playing: UInt64 = s.status == .playing ? 1 : 0
+        publicationCount += 1
+        let stamp = publicationCount << 1 | (s.status == .playing ? 1 : 0)
+        // Stored with the state, so a reader that saw this stamp and then takes the lock sees this state or a
+        // later one.
         published.withLock {
             $0 = (s, now)
-            // Stored with the state, so a reader that saw this stamp and then takes the lock sees this state
-            // or a later one (only this queue publishes: the load and the store do not race).
-            let next = (publications.load(ordering: .relaxed) | 1) + 1  // the count, one up, low bit clear
-            publications.store(next | playing, ordering: .releasing)
+            publications.store(stamp, ordering: .releasing)
         }
     }
 
@@ -265,8 +266,8 @@ public final class EngineLoop: @unchecked Sendable {
     /// The snapshot as last published, and when.
     func publishedState() -> (snapshot: PlayerSnapshot, at: Timestamp) { published.withLock { $0 } }
 
-    /// The publication stamp (`PlayerStateSource.snapshotStamp`): nil while playing.
-    func publicationStamp() -> UInt64? {
+    /// Changes with every publication; nil while playing (the elapsed time runs on by itself).
+    public func snapshotStamp() -> UInt64? {
         let stamp = publications.load(ordering: .acquiring)
         return stamp & 1 == 0 ? stamp : nil
     }
