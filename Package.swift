@@ -1,5 +1,6 @@
 // swift-tools-version: 6.1
 // ClickWheel: an iPod classic for a Raspberry Pi, as one Swift service. See README.md.
+// Copyright the ClickWheel authors. GPL-3.0-or-later (LICENSE): FFmpeg as Debian builds it is GPL.
 import PackageDescription
 
 let strict: [SwiftSetting] = [

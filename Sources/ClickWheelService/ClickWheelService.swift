@@ -163,7 +163,8 @@ public final class ClickWheelService: Sendable {
             let reload = ConfigReload(started: c, logLevel: logLevel, loop: loop, logger: logger, read: options.reload)
             onHangup = { reload.reload(); scanner.start() }
         }
-        let where_ = "database \(c.db), display \(useTerminal ? "terminal" : "none")"
+        let shown = device == nil ? "none" : (c.display ?? .terminal).rawValue
+        let where_ = "database \(c.db), display \(shown)"
         parts = [
             AudioService(player: player, loop: loop),
             DisplayService(loop: loop),

@@ -22,14 +22,15 @@ public enum DeviceSetup {
             let host = parts.dropLast().joined(separator: ":")
             let port = Int(parts.last ?? "") ?? 13666
             do {
-                return try LCDprocDisplay(host: host, port: port, expected: config.lcd, logger: logger)
+                let client = try LCDprocDisplay(host: host, port: port, expected: config.lcd, logger: logger)
+                return try ThreadedDisplay(client, name: "lcdproc", retryMS: 250, logger: logger)
             } catch {
                 throw Failure(description: "cannot reach LCDd at \(config.lcdproc): \(error)")
             }
         case .hd44780:
             do {
                 let sink = try I2CByteSink(bus: config.i2cBus, address: config.i2cAddress)
-                return try HD44780Display(sink: sink, geometry: config.lcd, logger: logger)
+                return try ThreadedDisplay(hd44780: sink, geometry: config.lcd, logger: logger)
             } catch {
                 throw Failure(description: "cannot open the HD44780 on \(config.i2cBus) at 0x\(String(config.i2cAddress, radix: 16)): \(error)")
             }

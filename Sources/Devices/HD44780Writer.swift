@@ -7,7 +7,7 @@ public import ClickWheelCore
 /// on. `draw` loads the frame's glyphs into the CGRAM slots whose bitmap changed, then writes only
 /// the runs of cells that differ from what the glass shows, each LCD byte as one 4-byte transfer.
 /// After `reinitSeconds`, or after any write error, the next `draw` re-initialises and redraws all
-/// (the cure for the garbling long runs show). Synchronous and not thread-safe: `HD44780Display`
+/// (the cure for the garbling long runs show). Synchronous and not thread-safe: the `hd44780` `ThreadedDisplay`
 /// calls it from its writer thread; tests call it directly.
 public final class HD44780Writer {
     public let geometry: DisplayGeometry

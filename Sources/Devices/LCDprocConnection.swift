@@ -3,8 +3,9 @@ import Glibc
 /// One TCP connection to LCDd: sends command lines (Latin-1) and collects their replies in order,
 /// setting aside the asynchronous lines that arrive between them.
 ///
-/// `connect`, `send` and `close` from the display's owner (the UI loop); blocking, with a receive
-/// timeout so a hung server cannot stall the loop for long. Owns the socket (`socket`, `connect`,
+/// `connect`, `send` and `close` from the display's one caller (the `lcdproc` display's writer
+/// thread); blocking, with a timeout on connecting, sending and each receive, so a hung or unreachable
+/// LCDd costs that thread a bounded wait and then a reconnect. Owns the socket (`socket`, `connect`,
 /// `send`, `recv`, `close`).
 final class LCDprocConnection {
     let endpoint: String
@@ -14,7 +15,8 @@ final class LCDprocConnection {
     /// Asynchronous lines received so far (listen/ignore/key), oldest first.
     private(set) var events: [String] = []
 
-    /// Connects to `host:port` (`getaddrinfo`, `socket`, `connect`), with `timeoutMS` for each receive.
+    /// Connects to `host:port` (`getaddrinfo`, `socket`, `connect`), with `timeoutMS` for the connect
+    /// (Linux applies `SO_SNDTIMEO` to it), each send and each receive.
     init(host: String, port: Int, timeoutMS: Int = 2000) throws(LCDprocError) {
         endpoint = "\(host):\(port)"
         var hints = addrinfo()
@@ -30,18 +32,19 @@ final class LCDprocConnection {
         while let ai = entry {
             let s = socket(ai.pointee.ai_family, ai.pointee.ai_socktype | Int32(SOCK_CLOEXEC.rawValue), 0)
             if s >= 0 {
+                var tv = timeval(tv_sec: timeoutMS / 1000, tv_usec: (timeoutMS % 1000) * 1000)
+                setsockopt(s, SOL_SOCKET, SO_SNDTIMEO, &tv, socklen_t(MemoryLayout<timeval>.size))
+                setsockopt(s, SOL_SOCKET, SO_RCVTIMEO, &tv, socklen_t(MemoryLayout<timeval>.size))
                 if Glibc.connect(s, ai.pointee.ai_addr, ai.pointee.ai_addrlen) == 0 {
                     fd = s
                     break
                 }
-                lastErrno = errno
+                lastErrno = errno == EINPROGRESS ? ETIMEDOUT : errno  // a connect that timed out (SO_SNDTIMEO)
                 Glibc.close(s)
             }
             entry = ai.pointee.ai_next
         }
         guard fd >= 0 else { throw LCDprocError.unreachable(endpoint, String(cString: strerror(lastErrno))) }
-        var tv = timeval(tv_sec: timeoutMS / 1000, tv_usec: (timeoutMS % 1000) * 1000)
-        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, socklen_t(MemoryLayout<timeval>.size))
         var one: Int32 = 1
         setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
     }
@@ -88,6 +91,7 @@ final class LCDprocConnection {
             }
             if n < 0 {
                 if errno == EINTR { continue }
+                if errno == EAGAIN || errno == EWOULDBLOCK { throw LCDprocError.disconnected(endpoint, "send timed out") }
                 throw LCDprocError.disconnected(endpoint, String(cString: strerror(errno)))
             }
             offset += n

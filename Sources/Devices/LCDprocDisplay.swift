@@ -11,7 +11,9 @@ public import Logging
 /// rows so they lie on top, their cells left blank in the rows' strings, and deleted when the Clock goes. When LCDd goes away (stopped, restarted)
 /// the display logs it once, keeps the last frame, and reconnects on a later `show` or
 /// `setBacklight` (at most once per `retryMS`), redrawing everything; one log line when it is back.
-/// Thread rules: UI loop only.
+/// Every call blocks until LCDd answers (or its timeout): the service drives it from a
+/// `ThreadedDisplay`'s writer thread, never from the engine loop. Thread rules: one caller at a time
+/// (the writer thread; tests and `debug lcd` call it directly).
 public final class LCDprocDisplay: TextDisplay {
     public let geometry: DisplayGeometry
     public let charset: TextCharset = .latin1
@@ -35,7 +37,7 @@ public final class LCDprocDisplay: TextDisplay {
     /// The geometry is the server's; `expected`, when given and different, is logged.
     public init(
         host: String = "127.0.0.1", port: Int = 13666, name: String = "ClickWheel", expected: DisplayGeometry? = nil,
-        retryMS: Int64 = 1000, logger: Logger = Logger(label: "clickwheel.lcdproc")
+        retryMS: Int64 = 250, logger: Logger = Logger(label: "clickwheel.lcdproc")
     ) throws(LCDprocError) {
         self.host = host
         self.port = port
@@ -100,6 +102,9 @@ public final class LCDprocDisplay: TextDisplay {
     }
 
     deinit { close() }
+
+    /// True while connected (false: LCDd is away and the last frame waits for the reconnect).
+    var isConnected: Bool { connection != nil }
 
     /// The cells (row × columns + column) the big digits cover: blank in the rows' strings. On 4 rows or
     /// more LCDd draws `num` in its tall font over the top 4 rows, drawing only the digits' ink: those
@@ -193,4 +198,13 @@ public final class LCDprocDisplay: TextDisplay {
         if let frame = lastFrame { try draw(frame) }
         return connection != nil
     }
+}
+
+/// The client is the `lcdproc` display's device: a `ThreadedDisplay` writes through it, retrying the
+/// latest frame while LCDd is away.
+extension LCDprocDisplay: DisplayDevice {
+    public func write(_ frame: Frame) throws { try show(frame) }
+    public func writeBacklight(_ on: Bool) throws { try setBacklight(on) }
+    public var isCaughtUp: Bool { isConnected }
+    public func finish() { close() }
 }

@@ -141,7 +141,7 @@ import Testing
         let g = DisplayGeometry(columns: 20, rows: 4)
         let model = HD44780Model()
         model.now = 100_000
-        let display = try HD44780Display(sink: model, geometry: g)
+        let display = try ThreadedDisplay(hd44780: model, geometry: g)
         for i in 0..<20 { try display.show(frame(["Frame \(i)"], g)) }
         #expect(display.flush())
         #expect(model.text(row: 0, columns: 20) == padded("Frame 19", 20), "the newest frame wins")

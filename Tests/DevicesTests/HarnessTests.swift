@@ -35,7 +35,7 @@ import Testing
     @Test func theTestPatternRunsOnADisplayAndLogsEachStep() throws {
         let model = HD44780Model()
         model.now = 100_000
-        let display = try HD44780Display(sink: model, geometry: DisplayGeometry(columns: 16, rows: 2))
+        let display = try ThreadedDisplay(hd44780: model, geometry: DisplayGeometry(columns: 16, rows: 2))
         var notes: [String] = []
         try LCDTestPattern.run(on: display, log: { notes.append($0) }, sleepMS: { _ in })
         #expect(display.flush())

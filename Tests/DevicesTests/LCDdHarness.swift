@@ -50,6 +50,23 @@ enum LCDd {
         return frame
     }
 
+    /// LCDd's process id (from the pid file lcdd-start.sh writes in CW_LCDD_DIR).
+    static var pid: pid_t? {
+        guard let dir = environment["CW_LCDD_DIR"],
+            let text = try? String(contentsOfFile: dir + "/lcdd.pid", encoding: .utf8)
+        else { return nil }
+        return pid_t(text.trimmingCharacters(in: .whitespacesAndNewlines))
+    }
+
+    /// Freezes LCDd (SIGSTOP) until `resume`: it keeps its socket and accepts connections, answers nothing.
+    static func freeze() throws {
+        guard let pid, kill(pid, SIGSTOP) == 0 else { throw CocoaError(.executableLoad) }
+    }
+
+    static func resume() {
+        if let pid { kill(pid, SIGCONT) }
+    }
+
     /// Runs contrib/ci/lcdd-stop.sh then lcdd-start.sh with the same folder, size and port.
     ///
     /// Through `posix_spawn` + `waitpid`, not Foundation's `Process`: that one waits until every

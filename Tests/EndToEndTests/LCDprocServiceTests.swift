@@ -49,6 +49,52 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: tmp.path + "/socket"))
     }
 
+    /// A frozen LCDd (SIGSTOP: it accepts connections and answers nothing) must not hold the engine:
+    /// wheel turns and socket commands go on at their usual pace while the display's writer waits, and
+    /// the latest frame reaches LCDd once it is back. Before the display had a thread of its own, each
+    /// round that drew while LCDd was frozen waited out the 2 s receive timeout or a reconnect.
+    @Test(.enabled(if: available, "needs LCDd: run contrib/ci/lcdd-tests.sh"))
+    func aFrozenLCDdDoesNotHoldTheEngine() throws {
+        let tmp = FileManager.default.temporaryDirectory.appendingPathComponent("cw-lcdd-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: tmp, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: tmp) }
+        let music = TerminalDemoTests.root.appendingPathComponent("Tests/LibraryTests/Fixtures/music").path
+        let host = Self.environment["CW_LCDD_HOST"] ?? "127.0.0.1"
+        let child = try ChildProcess(TerminalDemoTests.binary, [
+            "run", "--display", "lcdproc", "--lcdproc", "\(host):\(Self.environment["CW_LCDD_PORT"]!)", "--input", "none",
+            "--output", "null", "--music", music, "--db", tmp.path + "/lib.sqlite", "--socket", tmp.path + "/socket",
+        ])
+        defer {
+            child.kill(SIGTERM)
+            _ = child.wait()
+        }
+        var connected: RawClient?
+        for _ in 0..<200 where connected == nil {
+            connected = try? RawClient(tmp.path + "/socket")
+            if connected == nil { usleep(100_000) }
+        }
+        let client = try #require(connected, "the service never listened")
+        _ = client.response()
+        _ = Self.waitFor(">Music")
+        let pidText = try String(contentsOfFile: Self.environment["CW_LCDD_DIR"]! + "/lcdd.pid", encoding: .utf8)
+        let lcdd = try #require(pid_t(pidText.trimmingCharacters(in: .whitespacesAndNewlines)))
+        #expect(kill(lcdd, SIGSTOP) == 0)
+        defer { kill(lcdd, SIGCONT) }
+        var slow = 0
+        for round in 0..<20 {
+            let start = Date()
+            #expect(client.roundTrip("wheel \(round % 2 == 0 ? 1 : -1)").hasSuffix("OK\n"))
+            #expect(client.roundTrip("setvol \(40 + round)") == "OK\n")
+            if Date().timeIntervalSince(start) >= 1 { slow += 1 }
+            usleep(300_000)  // paced as a hand turns the wheel: reconnects fall due between rounds
+        }
+        #expect(slow <= 2, "\(slow) of 20 rounds waited a second or more for the engine while LCDd was frozen")
+        #expect(client.roundTrip("wheel 1").hasSuffix("OK\n"))
+        kill(lcdd, SIGCONT)
+        let frame = Self.waitFor(">Podcasts")
+        #expect(frame.contains(">Podcasts"), "the display caught up with the latest frame")
+    }
+
     @Test(.enabled(if: available, "needs LCDd: run contrib/ci/lcdd-tests.sh"))
     func debugLCDShowsItsTestPattern() throws {
         let host = Self.environment["CW_LCDD_HOST"] ?? "127.0.0.1"

@@ -10,10 +10,12 @@ die() { printf '[install-deps] ERROR: %s\n' "$*" >&2; exit 1; }
 runtime_only=0
 [ "${1:-}" = "--runtime" ] && runtime_only=1
 
-PKGS=(pkg-config libmpg123-dev libpulse-dev libsqlite3-dev libevdev-dev libsonic-dev lame)
+# The decoders: libmpg123 (MP3), libFLAC, libvorbisfile, libopusfile, FFmpeg's libavformat + libavcodec (AAC, ALAC).
+PKGS=(pkg-config libmpg123-dev libpulse-dev libsqlite3-dev libevdev-dev libsonic-dev lame
+      libflac-dev libvorbis-dev libopusfile-dev libavcodec-dev libavformat-dev)
 if [ "$runtime_only" = 0 ]; then
   PKGS+=(pulseaudio pulseaudio-utils lcdproc umockdev evemu-tools mpg123 sox mpc mpd
-         python3-mutagen python3-mpd tmux time mpdscribble espeak-ng
+         python3-mutagen python3-mpd tmux ffmpeg flac opus-tools vorbis-tools time mpdscribble espeak-ng
          snapserver snapclient libasound2-plugins python3-dbus python3-gi python3-musicbrainzngs
          chromium chromium-driver python3-selenium)  # the web remote's browser test (contrib/ci/web-tests.sh)
 fi
