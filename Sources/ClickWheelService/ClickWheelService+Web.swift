@@ -8,6 +8,7 @@ import GRDB
 import Library
 import Logging
 import MPDProtocol
+import NIOCore
 import Synchronization
 import WebRemote
 
@@ -17,7 +18,7 @@ extension ClickWheelService {
     /// The web remote for `c.web`, listening, or nil when it is off. In the demo a taken port is no
     /// failure: the next nine are tried, and when all are taken the demo runs without it (one log line).
     static func webRemote(
-        _ c: ServiceConfig, pool: DatabasePool, loop: LateLoop, logger: Logger
+        _ c: ServiceConfig, pool: DatabasePool, loop: LateLoop, eventLoop: any EventLoop, logger: Logger
     ) throws(StartupFailure) -> WebRemote? {
         guard let address = c.web else { return nil }
         guard
@@ -29,7 +30,7 @@ extension ClickWheelService {
         let tries = c.demo ? 10 : 1
         for attempt in 0..<tries {
             let remote = WebRemote(
-                options: options, logger: logger,
+                options: options, eventLoop: eventLoop, logger: logger,
                 input: { input in
                     let now = MonotonicClock.now()
                     switch input {

@@ -7,6 +7,8 @@ import GRDB
 import Library
 public import Logging
 import Playback
+import NIOCore
+import NIOPosix
 import ServiceLifecycle
 import WebRemote
 
@@ -17,11 +19,12 @@ import WebRemote
 /// - the engine and everything it owns (the display, the playback shell, the library's stores) run on
 ///   the engine loop's serial queue (`EngineLoop.queue`), which its entry points assert;
 /// - blocking devices (the audio thread, evdev and keyboard readers, watchers, library scans, the
-///   I2C writer, and the start and stop steps that open or close them) run on named threads of their
+///   display writers (LCDd, I2C), and the start and stop steps that open or close them) run on named threads of their
 ///   own, all started through `NamedThread`, never on Swift's cooperative pool;
-/// - SwiftNIO runs the control socket and nothing else; a connection's commands, which may read the
-///   database, run on a serial queue of that connection's (`MPDConnectionHandler`), never on the
-///   event loop;
+/// - SwiftNIO runs the network parts (the control socket, the web remote, the Snapcast control
+///   client) on one event loop of one thread (`NetworkService`), and nothing else; a connection's
+///   commands, which may read the database, run on a serial queue of that connection's
+///   (`MPDConnectionHandler`), never on the event loop;
 /// - the services' `run()` are structured tasks of the group: they wait and hand work to the above.
 ///
 /// Making the service (`init`) opens what can fail with a clear message: the library database, the
@@ -80,6 +83,12 @@ public final class ClickWheelService: Sendable {
         } catch {
             throw StartupFailure(description: "cannot open the library \(c.db): \(error)")
         }
+        // The one event loop every network part runs on (the control socket, the web remote, the
+        // Snapcast control client); a start that fails below shuts it down again.
+        let network = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+        let eventLoop = network.next()
+        var made = false
+        defer { if !made { try? network.syncShutdownGracefully() } }
         let resumeStore = ResumeStore(pool)
         let stores = EngineStores(
             settings: SettingsStore(pool), resume: resumeStore, playState: PlayStateStore(pool),
@@ -87,7 +96,7 @@ public final class ClickWheelService: Sendable {
         // The web remote (when configured) sees every frame the display does: it is part of the display.
         // Listening before the display opens, so the terminal can show its address.
         let lateLoop = LateLoop()
-        let web = try Self.webRemote(c, pool: pool, loop: lateLoop, logger: logger)
+        let web = try Self.webRemote(c, pool: pool, loop: lateLoop, eventLoop: eventLoop, logger: logger)
         let webNote = web.map { " · web: " + WebRemote.url(host: $0.options.host, port: $0.port) } ?? ""
         let device: (any TextDisplay)?
         do {
@@ -124,7 +133,9 @@ public final class ClickWheelService: Sendable {
         }
         let server: ControlServer
         do {
-            server = try Self.control(c, pool: pool, loop: loop, outputs: outputs, logger: logger) { display?.close() }
+            server = try Self.control(c, pool: pool, loop: loop, outputs: outputs, eventLoop: eventLoop, logger: logger) {
+                display?.close()
+            }
         } catch {
             web?.stop()
             throw error
@@ -133,7 +144,7 @@ public final class ClickWheelService: Sendable {
         loop.listener = { server.notify($0); nowPlaying?.changed($0) }
         outputs.notify.withLock { $0 = .init { server.notify($0) } }
         let snapcastControl = c.snapcastControlAddress.map { address in
-            SnapcastControl(host: address.host, port: address.port, logger: logger) { rooms, state in
+            SnapcastControl(host: address.host, port: address.port, eventLoop: eventLoop, logger: logger) { rooms, state in
                 outputs.roomsChanged(rooms, server: state)
             }
         }
@@ -166,6 +177,7 @@ public final class ClickWheelService: Sendable {
         let shown = device == nil ? "none" : (c.display ?? .terminal).rawValue
         let where_ = "database \(c.db), display \(shown)"
         parts = [
+            NetworkService(group: network),
             AudioService(player: player, loop: loop),
             DisplayService(loop: loop),
             EngineService(loop: loop, restore: restore, goodbye: !useTerminal),
@@ -181,6 +193,7 @@ public final class ClickWheelService: Sendable {
                 quit: quit, logger: logger),
             ReloadService(onHangup: onHangup),
         ]
+        made = true
     }
 
     /// Runs every part until SIGTERM, SIGINT or a quit; returns when all of them have stopped.
@@ -196,13 +209,13 @@ public final class ClickWheelService: Sendable {
     /// The control socket (and the TCP address, when configured), listening; on failure `closeDisplay`
     /// runs and the failure says which address.
     private static func control(
-        _ c: ServiceConfig, pool: DatabasePool, loop: EngineLoop, outputs: ConfiguredOutputs, logger: Logger,
-        closeDisplay: () -> Void
+        _ c: ServiceConfig, pool: DatabasePool, loop: EngineLoop, outputs: ConfiguredOutputs, eventLoop: any EventLoop,
+        logger: Logger, closeDisplay: () -> Void
     ) throws(StartupFailure) -> ControlServer {
         let commands = ControlCommands(
             catalog: Catalog(pool), playlists: StoredPlaylists(pool), player: loop, musicFolder: c.music, password: c.password,
             outputs: outputs)
-        let server = ControlServer(backend: commands, logger: logger)
+        let server = ControlServer(backend: commands, eventLoop: eventLoop, logger: logger)
         var listening = c.socket
         do {
             try server.start(socketPath: c.socket, group: c.socketGroup)

@@ -6,6 +6,7 @@ import Foundation
 import Library
 import Logging
 import NamedThreads
+import NIOPosix
 import Playback
 import ServiceLifecycle
 import UnixSignals
@@ -82,6 +83,17 @@ struct LibraryService: Service {
         running(watching)
         try? await gracefulShutdown()
         if let watcher { await NamedThread.run("cw-stop") { watcher.stop() } }
+    }
+}
+
+/// The service's one event loop (SwiftNIO, one thread), which the control socket, the web remote and
+/// the Snapcast control client share: first to start, so last to stop, once every network part is closed.
+struct NetworkService: Service {
+    let group: MultiThreadedEventLoopGroup
+
+    func run() async {
+        try? await gracefulShutdown()
+        try? await group.shutdownGracefully()
     }
 }
 

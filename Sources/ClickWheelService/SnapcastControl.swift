@@ -22,7 +22,7 @@ import Synchronization
 final class SnapcastControl: @unchecked Sendable {
     let host: String
     let port: Int
-    private let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+    /// The service's one event loop (borrowed).
     private let loop: any EventLoop
     private let logger: Logger
     /// Called on the loop with the rooms and whether the server answers, after every change.
@@ -44,14 +44,14 @@ final class SnapcastControl: @unchecked Sendable {
     static let maxRetryDelay = TimeAmount.seconds(5)
 
     init(
-        host: String, port: Int, logger: Logger,
+        host: String, port: Int, eventLoop: any EventLoop, logger: Logger,
         onChange: @escaping @Sendable ([SpeakerRoom], Speakers.Server) -> Void
     ) {
         self.host = host
         self.port = port
         self.logger = logger
         self.onChange = onChange
-        loop = group.next()
+        loop = eventLoop
     }
 
     /// Connects (and keeps reconnecting) until `stop`.
@@ -59,14 +59,13 @@ final class SnapcastControl: @unchecked Sendable {
         loop.execute { self.connect() }
     }
 
-    /// Closes the connection and the client's thread (blocking: call it off the cooperative pool).
+    /// Closes the connection (blocking: call it off the cooperative pool).
     func stop() {
         closed.store(true, ordering: .sequentiallyConsistent)
         try? loop.submit {
             self.stopped = true
             self.channel?.close(promise: nil)
         }.wait()
-        try? group.syncShutdownGracefully()
     }
 
     /// Mutes or unmutes a room (its own mute; a group muted in Snapweb is unmuted along with it).

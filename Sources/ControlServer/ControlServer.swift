@@ -1,7 +1,7 @@
 import Foundation
 public import Logging
 public import MPDProtocol
-import NIOCore
+public import NIOCore
 import NIOPosix
 import Synchronization
 
@@ -24,8 +24,9 @@ public final class ControlServer: Sendable {
     let backend: ControlCommands
     let limits: Limits
     let logger: Logger
-    /// One thread: every connection's handler runs on it (`KeptStatusAnswer` relies on that).
-    let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+    /// The service's one event loop (one thread): every connection's handler runs on it
+    /// (`KeptStatusAnswer` relies on that). Borrowed: whoever made it shuts it down.
+    let eventLoop: any EventLoop
     /// The last `status` answer of an unchanged player, shared by the connections (on the event loop).
     let keptStatus = KeptStatusAnswer()
     /// How much of a streamed answer may be on its way to one client before the command producing it
@@ -46,11 +47,12 @@ public final class ControlServer: Sendable {
     let releaseInterval: Double
 
     public init(
-        backend: ControlCommands, limits: Limits = Limits(), logger: Logger,
+        backend: ControlCommands, eventLoop: any EventLoop, limits: Limits = Limits(), logger: Logger,
         releaseMemory: @escaping @Sendable () -> Void = { MallocControl.trim() },
         releaseInterval seconds: Double = 60
     ) {
         self.backend = backend
+        self.eventLoop = eventLoop
         self.limits = limits
         self.logger = logger
         self.releaseMemory = releaseMemory
@@ -91,7 +93,7 @@ public final class ControlServer: Sendable {
 
     private func bootstrap() -> ServerBootstrap {
         startReleaseTimer()
-        return ServerBootstrap(group: group)
+        return ServerBootstrap(group: eventLoop)
             .serverChannelOption(.backlog, value: 64)
             .childChannelOption(.writeBufferWaterMark, value: .init(low: limits.maxOutputBytes / 2, high: limits.maxOutputBytes))
             .childChannelInitializer { [self] channel in
@@ -131,7 +133,6 @@ public final class ControlServer: Sendable {
         }
         for handler in connections.withLock({ Array($0.values) }) { handler.closeFromServer() }
         if let path = socketPath.withLock({ p -> String? in defer { p = nil }; return p }) { unlink(path) }
-        try? group.syncShutdownGracefully()
     }
 
     func removed(_ handler: MPDConnectionHandler, client: UInt64) {

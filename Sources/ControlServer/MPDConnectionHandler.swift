@@ -14,9 +14,11 @@ final class MPDConnectionHandler: ChannelInboundHandler, @unchecked Sendable {
     typealias InboundIn = ByteBuffer
     typealias OutboundOut = ByteBuffer
 
-    private unowned let server: ControlServer
-    /// The server's command backend, held strongly: the `status` poll reads it without the retain of an
-    /// unowned reference to the server (which has a side table, so each such retain takes the slow path).
+    /// Held strongly: the event loop is the service's and outlives the server, so a closing connection's
+    /// last callbacks may run after the server's owner let it go. The cycle through the server's
+    /// `connections` ends when the channel goes inactive (`removed`), which `stop` brings about.
+    private let server: ControlServer
+    /// The server's command backend, kept at hand for the `status` poll.
     private let backend: ControlCommands
     /// The last `status` answer of an unchanged player, ready to write again as it is (the server's).
     private let keptStatus: KeptStatusAnswer
@@ -204,7 +206,7 @@ final class MPDConnectionHandler: ChannelInboundHandler, @unchecked Sendable {
 /// The last `status` answer of an unchanged player, as the buffer to write, and the stamp it holds for
 /// (`ControlCommands.statusStamp`); one per server, shared by its connections.
 ///
-/// `@unchecked Sendable`: touched on the server's event loop only (its group has one thread; asserted in
+/// `@unchecked Sendable`: touched on the server's one event loop only (asserted in
 /// debug builds), so its connections share it without a lock.
 final class KeptStatusAnswer: @unchecked Sendable {
     /// A struct, not a tuple: a tuple's copy and metadata go through the runtime's generic paths.

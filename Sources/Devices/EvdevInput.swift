@@ -11,7 +11,7 @@ import Synchronization
 /// capabilities fit a wheel, a touch ring or buttons), grabs them unless the profile says not to,
 /// and watches the directory with inotify: a node that appears or changes permissions is opened, one
 /// that fails with ENODEV is closed and opened again when it comes back — one log line each way.
-/// Thread rules: `start`/`stop` from the UI loop; the sink and `observer` run on reader threads
+/// Thread rules: `start`/`stop` from the service's start-up and shutdown threads; the sink and `observer` run on reader threads
 /// (one per device, so calls for different devices may overlap).
 /// `@unchecked Sendable`: the readers and profiles are in the `state` Mutex; `watcher` changes only in `start` and `stop`, on the owner's thread.
 public final class EvdevInput: InputSource, @unchecked Sendable {

@@ -1,5 +1,6 @@
 public import ClickWheelCore
 import Glibc
+import NamedThreads
 
 /// The `keyboard` input: raw-mode standard input read on a dedicated thread, decoded by
 /// `KeyboardDecoder` into evdev-like events (REL_X ±1 for the wheel, the gpio-key codes for the
@@ -7,14 +8,14 @@ import Glibc
 /// at once and comes up `holdMS` later, so the engine's gesture rules decide click or hold exactly
 /// as for hardware buttons.
 ///
-/// Thread rules: `start`/`stop` from the UI loop; the sink and `onQuit` run on the reader thread.
+/// Thread rules: `start`/`stop` from the service's start-up and shutdown; the sink and `onQuit` run on the reader thread.
 /// `@unchecked Sendable`: the wake pipe and thread handle change only in `start` and `stop`, on the owner's thread, with the reader joined between them; the reader thread uses its own `Reader`.
 public final class KeyboardInput: InputSource, @unchecked Sendable {
     private let fd: Int32
     private let holdMS: Int64
     private let onQuit: @Sendable () -> Void
     private var wakePipe: (read: Int32, write: Int32) = (-1, -1)
-    private var thread: pthread_t?
+    private var thread: NamedThread?
 
     /// Reads `fd` (standard input by default), holding buttons `holdMS` for a hold; `onQuit` runs on q,
     /// Ctrl-D or end of input.
@@ -31,28 +32,22 @@ public final class KeyboardInput: InputSource, @unchecked Sendable {
         guard pipe(&fds) == 0 else { throw TerminalGuard.Error(call: "pipe", errno: errno) }
         wakePipe = (fds[0], fds[1])
         let reader = Reader(fd: fd, wake: fds[0], holdMS: holdMS, sink: sink, onQuit: onQuit)
-        var tid = pthread_t()
-        let context = Unmanaged.passRetained(reader).toOpaque()
-        let rc = pthread_create(
-            &tid, nil,
-            { raw in
-                let reader = Unmanaged<Reader>.fromOpaque(raw!).takeRetainedValue()
-                reader.run()
-                return nil
-            }, context)
-        guard rc == 0 else {
-            Unmanaged<Reader>.fromOpaque(context).release()
-            throw TerminalGuard.Error(call: "pthread_create", errno: rc)
+        do {
+            thread = try NamedThread.device("keyboard") { reader.run() }
+        } catch {
+            close(fds[0])
+            close(fds[1])
+            wakePipe = (-1, -1)
+            throw TerminalGuard.Error(call: "pthread_create", errno: error.errno)
         }
-        thread = tid
     }
 
     public func stop() {
-        guard let tid = thread else { return }
+        guard let thread else { return }
         var byte: UInt8 = 1
         _ = write(wakePipe.write, &byte, 1)
-        pthread_join(tid, nil)
-        thread = nil
+        thread.join()
+        self.thread = nil
         close(wakePipe.read)
         close(wakePipe.write)
         TerminalGuard.restore()

@@ -5,7 +5,7 @@ import Glibc
 /// written, on the alternate screen so the user's screen comes back on close (also on signals and
 /// crashes, through `TerminalGuard`). Works in tmux and over ssh.
 ///
-/// Thread rules: UI loop only.
+/// Thread rules: the engine loop only.
 public final class TerminalDisplay: TextDisplay {
     public let geometry: DisplayGeometry
     public let charset: TextCharset = .utf8

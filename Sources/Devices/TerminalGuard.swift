@@ -5,7 +5,7 @@ import Glibc
 /// SIGABRT), after which the signal is re-raised with its default action.
 ///
 /// Raw mode here keeps ISIG, so Ctrl-C still stops the program (through the restoring handler).
-/// Thread rules: `enterRawMode`, `setRestoreText` and `restore` from the UI loop; the handlers use
+/// Thread rules: `enterRawMode`, `setRestoreText` and `restore` from the engine loop (and start-up and shutdown); the handlers use
 /// only async-signal-safe calls (write, tcsetattr, signal, raise).
 public enum TerminalGuard {
     /// A terminal call failed.

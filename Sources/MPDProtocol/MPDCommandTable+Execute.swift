@@ -8,8 +8,10 @@ extension MPDCommandTable {
     /// lists); later lines do not run and no `OK` follows. `close` stops with `.close`;
     /// `idle` stops with `.idle` and no `OK` (its answer comes later, from the session).
     ///
-    /// Call it on whatever thread owns `context` (for ClickWheel: the engine's); it is pure
-    /// otherwise and never blocks.
+    /// Call it on whatever thread owns `context` (for ClickWheel: a connection's command queue, or
+    /// the server's event loop for the commands that never wait, `ControlCommands.executeWithoutBlocking`).
+    /// The table itself does no I/O; its handlers may (ClickWheel's read the database and wait for the
+    /// engine, which is why they do not run on the event loop).
     ///
     /// Pass a streaming `writer` (`MPDResponseWriter(flushingAt:to:)`) to send large outputs in
     /// chunks while the batch runs; the result's `output` then holds only what is left.

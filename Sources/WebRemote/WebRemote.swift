@@ -1,7 +1,7 @@
 public import ClickWheelCore
 import Dispatch
 public import Logging
-import NIOCore
+public import NIOCore
 import NIOHTTP1
 import NIOPosix
 import NIOWebSocket
@@ -23,29 +23,30 @@ import Synchronization
 public final class WebRemote: Sendable {
     public let options: WebRemoteOptions
     let logger: Logger
-    let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
     let hub: WebHub
     let artwork: @Sendable (Int64) -> WebArtwork?
     /// Artwork is read here (a blocking file read): never on the event loop.
     let artQueue = DispatchQueue(label: "clickwheel.web.art")
     private let listening = Mutex<(any Channel)?>(nil)
     private let boundPort = Mutex(0)
-    /// After `stop`: frames still drawn (Goodbye) are not handed to the closed event loop.
+    /// After `stop`: frames still drawn (Goodbye) are not handed to the closed hub.
     private let stopped = Mutex(false)
 
     /// The port listened on (after `start`).
     public var port: Int { boundPort.withLock { $0 } }
 
-    /// A remote for `options`; `input` receives what browsers do (from the event loop: hand it on, do not
-    /// block), `artwork` reads a track's picture (on a queue of the remote's own).
+    /// A remote for `options` on `eventLoop` (the service's one event loop, borrowed: its owner shuts it
+    /// down); `input` receives what browsers do (from the event loop: hand it on, do not block),
+    /// `artwork` reads a track's picture (on a queue of the remote's own).
     public init(
-        options: WebRemoteOptions, logger: Logger, input: @escaping @Sendable (WebInput) -> Void,
+        options: WebRemoteOptions, eventLoop: any EventLoop, logger: Logger,
+        input: @escaping @Sendable (WebInput) -> Void,
         artwork: @escaping @Sendable (Int64) -> WebArtwork?
     ) {
         self.options = options
         self.logger = logger
         self.artwork = artwork
-        hub = WebHub(loop: group.next(), options: options, logger: logger, input: input)
+        hub = WebHub(loop: eventLoop, options: options, logger: logger, input: input)
     }
 
     /// The reason the remote will not listen, or nil.
@@ -64,7 +65,7 @@ public final class WebRemote: Sendable {
         let artQueue = self.artQueue
         let options = self.options
         let logger = self.logger
-        let channel = try ServerBootstrap(group: group)
+        let channel = try ServerBootstrap(group: hub.loop)
             .serverChannelOption(.backlog, value: 64)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
             .childChannelOption(
@@ -145,13 +146,12 @@ public final class WebRemote: Sendable {
         }
     }
 
-    /// Stops listening, closes every browser and the event loop.
+    /// Stops listening and closes every browser.
     public func stop() {
         guard !stopped.withLock({ s in defer { s = true }; return s }) else { return }
         if let ch = listening.withLock({ c -> (any Channel)? in defer { c = nil }; return c }) { try? ch.close().wait() }
         let hub = self.hub
         try? hub.loop.submit { hub.closeAll() }.wait()
-        try? group.syncShutdownGracefully()
     }
 
     /// Which `Host` names are served: on loopback only loopback names (a page of another site that

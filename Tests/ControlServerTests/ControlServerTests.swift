@@ -2,6 +2,7 @@ import ClickWheelCore
 import ClickWheelTestKit
 import ControlServer
 import Foundation
+import NIOPosix
 import Library
 import Logging
 import MPDProtocol
@@ -156,7 +157,7 @@ import Testing
             backend: ControlCommands(
                 catalog: .init(ServerFixture.pool), playlists: StoredPlaylists(ServerFixture.pool), player: ServerFixture.makeLoop().loop,
                 musicFolder: ServerFixture.music),
-            logger: logger)
+            eventLoop: MultiThreadedEventLoopGroup.singleton.next(), logger: logger)
         #expect(throws: ControlServerError.self) { try second.start(socketPath: f.socket) }
         let stale = f.dir.appendingPathComponent("stale").path
         let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)

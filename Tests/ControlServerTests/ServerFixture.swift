@@ -8,6 +8,7 @@ import GRDB
 import Library
 import Logging
 import MPDProtocol
+import NIOPosix
 import Playback
 import Synchronization
 import Testing
@@ -80,7 +81,7 @@ final class ServerFixture: @unchecked Sendable {
         logger.logLevel = .critical
         server = ControlServer(
             backend: ControlCommands(catalog: Catalog(library), playlists: StoredPlaylists(library), player: loop, musicFolder: Self.music,
-                password: password), limits: limits, logger: logger, releaseMemory: releaseMemory,
+                password: password), eventLoop: MultiThreadedEventLoopGroup.singleton.next(), limits: limits, logger: logger, releaseMemory: releaseMemory,
             releaseInterval: releaseInterval)
         let server = self.server
         loop.listener = { server.notify($0) }

@@ -1,5 +1,6 @@
 import ClickWheelCore
 import Foundation
+import NIOPosix
 import Logging
 import Synchronization
 import Testing
@@ -25,7 +26,7 @@ import Testing
             tweak(&options)
             let inbox = self.inbox
             remote = WebRemote(
-                options: options, logger: Logger(label: "web-test"), input: { i in inbox.items.withLock { $0.append(i) } },
+                options: options, eventLoop: MultiThreadedEventLoopGroup.singleton.next(), logger: Logger(label: "web-test"), input: { i in inbox.items.withLock { $0.append(i) } },
                 artwork: { id in id == 7 ? WebArtwork(mime: "image/png", bytes: [0x89, 0x50, 0x4E, 0x47]) : nil })
             try remote.start()
         }

@@ -20,6 +20,12 @@
 #   6. ClickWheelTestKit is imported by no module of Sources/, and in Package.swift it is a dependency of
 #      test targets and of the benchmarks in contrib/bench only: never of clickwheel or a library target.
 #   7. No closure kept bare as a lock's value (see the rule below).
+#   8. The concurrency rule (ClickWheelService's doc comment): every thread is started through NamedThread
+#      (`pthread_create` in Sources/NamedThreads only; no Foundation `Thread`); SwiftNIO runs on one event
+#      loop group, made once, in ClickWheelService.swift (no other `MultiThreadedEventLoopGroup(`, no
+#      `.singleton`); Dispatch's shared pool only where the rule names it (the scan's `concurrentPerform`
+#      readers in LibraryScanner, the control server's deferred memory trim); and the engine loop never
+#      writes to a blocking display: DeviceSetup hands it a `ThreadedDisplay` or the terminal only.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 violations=0
@@ -122,8 +128,24 @@ while IFS= read -r hit; do
   say "${hit%%:*}:$(echo "$hit" | cut -d: -f2): a closure kept bare in a lock (rule 7: put it in a struct)"
 done < <(grep -rnE --include='*.swift' '(Mutex|LockedValueBox|NIOLockedValueBox|Atomic)<\(*(@Sendable[[:space:]]*)?\([^)]*\)[[:space:]]*(async[[:space:]]*)?(throws[[:space:]]*)?->' Sources contrib 2>/dev/null)
 
+# 8. The concurrency rule.
+src_grep() { grep -rnE --include='*.swift' "$1" Sources 2>/dev/null | grep -vE '^[^:]+:[0-9]+:[[:space:]]*///?'; }
+while IFS= read -r hit; do
+  say "${hit%%:*}:$(echo "$hit" | cut -d: -f2): a raw thread (rule 8: start threads through NamedThread)"
+done < <(src_grep '(pthread_create[[:space:]]*\(|Thread\.detachNewThread|[^A-Za-z]Thread\([^)]*\))' | grep -v '^Sources/NamedThreads/')
+while IFS= read -r hit; do
+  say "${hit%%:*}:$(echo "$hit" | cut -d: -f2): an event loop group (rule 8: the service makes one, in ClickWheelService.swift)"
+done < <(src_grep '(MultiThreadedEventLoopGroup\(|EventLoopGroup\.singleton|MultiThreadedEventLoopGroup\.singleton)' | grep -v '^Sources/ClickWheelService/ClickWheelService.swift:')
+[ "$(src_grep 'MultiThreadedEventLoopGroup\(' | wc -l)" -le 1 ] || say "Sources/ClickWheelService/ClickWheelService.swift: more than one event loop group (rule 8)"
+while IFS= read -r hit; do
+  say "${hit%%:*}:$(echo "$hit" | cut -d: -f2): Dispatch's shared pool outside the rule (rule 8)"
+done < <(src_grep '(DispatchQueue\.global|concurrentPerform)' | grep -vE '^Sources/(Library/Scanner/LibraryScanner|ControlServer/ControlServer)\.swift:')
+while IFS= read -r hit; do
+  say "Sources/ClickWheelService/DeviceSetup.swift:${hit%%:*}: a display handed to the engine loop unthreaded (rule 8: wrap its device in ThreadedDisplay)"
+done < <(grep -nE 'return try [A-Za-z0-9_]+(Display|Screen)\(' Sources/ClickWheelService/DeviceSetup.swift | grep -vE 'return try (ThreadedDisplay|TerminalDisplay)\(')
+
 if [ "$violations" = 0 ]; then
-  echo "[architecture] ok: pure core and codec, config, C modules in their wrappers, layers, ClickWheelService, test kit, no closure bare in a lock" >&2
+  echo "[architecture] ok: pure core and codec, config, C modules in their wrappers, layers, ClickWheelService, test kit, no closure bare in a lock, the concurrency rule" >&2
   exit 0
 fi
 echo "[architecture] $violations violation(s)" >&2

@@ -4,7 +4,7 @@
 /// time comes with the events, the library is read through the `LibraryReading` port, and everything
 /// else (frames to draw, commands for playback, clicks, settings to store) is returned as effects.
 ///
-/// Thread rules: a value owned by one task or thread (the UI loop); not shared.
+/// Thread rules: a value owned by one task or thread (the engine loop); not shared.
 public struct Engine: Sendable {
     public let library: any LibraryReading
     public let configuration: EngineConfiguration

@@ -4,7 +4,7 @@
 /// after that only switches it back on and is not delivered — like an iPod, a turn or press in the
 /// dark does not act on an item the user cannot see; for a button, its release is swallowed too, so
 /// the engine never sees half a press. A timeout of 0 keeps the light on. Pure; the shell feeds it
-/// every decoded input event and its timer ticks, on the UI loop.
+/// every decoded input event and its timer ticks, on the engine loop.
 public struct BacklightTimer: Hashable, Sendable {
     /// Milliseconds of inactivity before the backlight goes off; 0 means never.
     public var timeoutMS: Int64

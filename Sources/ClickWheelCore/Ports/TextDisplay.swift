@@ -3,7 +3,8 @@
 /// Implementations write only what changed since the last frame (`Frame.changes(from:)`), encode
 /// text with their charset, and load the frame's custom glyphs where the hardware has them.
 ///
-/// Thread rules: called from the UI loop only (one caller at a time).
+/// Thread rules: called from the engine loop only (one caller at a time); a display whose device
+/// blocks writes on a thread of its own (`ThreadedDisplay`), so the engine never waits for it.
 public protocol TextDisplay: AnyObject {
     /// The size frames for this display must have.
     var geometry: DisplayGeometry { get }
@@ -19,7 +20,7 @@ public protocol TextDisplay: AnyObject {
 
 /// A source of decoded input (an evdev device, the keyboard), delivering events to a sink.
 ///
-/// Thread rules: `start` and `stop` from the UI loop; the sink is called on the source's own thread.
+/// Thread rules: `start` and `stop` from the service's start-up and shutdown; the sink is called on the source's own thread.
 public protocol InputSource: AnyObject {
     /// Starts reading; `sink` gets every event with its timestamp.
     func start(_ sink: @escaping @Sendable (InputEvent) -> Void) throws
