@@ -44,6 +44,20 @@ let package = Package(
             providers: [.apt(["libsonic-dev"])]),
         // The kernel clock's NTP sync status (sys/timex.h, which Glibc's module does not export): adjtimex.
         .systemLibrary(name: "CTimex"),
+        // Decoders beside libmpg123: libFLAC, libvorbisfile, libopusfile, and FFmpeg for MP4 (AAC, ALAC);
+        // libavformat.pc names libavcodec and libavutil only as private requirements: the modulemap links them.
+        .systemLibrary(
+            name: "CFLAC", pkgConfig: "flac",
+            providers: [.apt(["libflac-dev"])]),
+        .systemLibrary(
+            name: "CVorbisFile", pkgConfig: "vorbisfile",
+            providers: [.apt(["libvorbis-dev"])]),
+        .systemLibrary(
+            name: "COpusFile", pkgConfig: "opusfile",
+            providers: [.apt(["libopusfile-dev"])]),
+        .systemLibrary(
+            name: "CFFmpeg", pkgConfig: "libavformat",
+            providers: [.apt(["libavformat-dev", "libavcodec-dev", "libavutil-dev"])]),
 
         // Named threads for blocking work, outside Swift's cooperative pool (one helper for all of it).
         .target(name: "NamedThreads", swiftSettings: strict),
@@ -54,6 +68,15 @@ let package = Package(
         .target(name: "I2C", dependencies: ["CI2C"], swiftSettings: strict),
         .target(name: "Pulse", dependencies: ["CPulse"], swiftSettings: strict),
         .target(name: "Sonic", dependencies: ["CSonic"], swiftSettings: strict),
+        .target(name: "FLAC", dependencies: ["CFLAC"], swiftSettings: strict),
+        .target(name: "VorbisFile", dependencies: ["CVorbisFile"], swiftSettings: strict),
+        .target(name: "OpusFile", dependencies: ["COpusFile"], swiftSettings: strict),
+        .target(name: "FFmpeg", dependencies: ["CFFmpeg"], swiftSettings: strict),
+
+        // Audio file formats read by the project's own pure parsers (MP4 atoms, FLAC blocks, Vorbis
+        // comments, Ogg pages, RIFF and AIFF chunks): no C, no I/O of its own (it reads through a
+        // `ByteSource`), fuzzable. The index and the decoders both read through it.
+        .target(name: "AudioFormats", swiftSettings: strict),
 
         // The pure core: no C imports, no I/O, no sleeping.
         .target(name: "ClickWheelCore", swiftSettings: strict),
@@ -71,11 +94,12 @@ let package = Package(
             name: "ClickWheelTestKit",
             dependencies: ["ClickWheelCore", .product(name: "Logging", package: "swift-log")], swiftSettings: strict),
 
-        // The music library: SQLite store (GRDB), scanner, tag reader, queries.
+        // The music library: SQLite store (GRDB), scanner, tag readers (ID3 through libmpg123, the other
+        // formats through AudioFormats), queries.
         .target(
             name: "Library",
             dependencies: [
-                "ClickWheelCore", "Mpg123",
+                "AudioFormats", "ClickWheelCore", "Mpg123",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 // The listing path reads column bytes in place from GRDB's statements (sqlite3_column_*).
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
@@ -83,10 +107,14 @@ let package = Package(
             ],
             swiftSettings: strict),
 
-        // The audio path: a decode/output thread of its own, libmpg123 -> PulseAudio (or a null output).
+        // The audio path: a decode/output thread of its own, a decoder per format (libmpg123, libFLAC,
+        // libvorbisfile, libopusfile, FFmpeg, the project's own PCM reader) -> PulseAudio (or a null output).
         .target(
             name: "Playback",
-            dependencies: ["Mpg123", "NamedThreads", "Pulse", "Sonic", .product(name: "Logging", package: "swift-log")],
+            dependencies: [
+                "AudioFormats", "FFmpeg", "FLAC", "Mpg123", "NamedThreads", "OpusFile", "Pulse", "Sonic", "VorbisFile",
+                .product(name: "Logging", package: "swift-log"),
+            ],
             swiftSettings: strict),
 
         // The MPD protocol as a pure codec.
@@ -96,7 +124,7 @@ let package = Package(
         .target(
             name: "ControlServer",
             dependencies: [
-                "MPDProtocol", "Library", "ClickWheelCore",
+                "AudioFormats", "MPDProtocol", "Library", "ClickWheelCore",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
@@ -186,6 +214,7 @@ let package = Package(
             ],
             exclude: ["Fixtures", "Schema", "Golden"],
             swiftSettings: strict),
+        .testTarget(name: "AudioFormatsTests", dependencies: ["AudioFormats"], swiftSettings: strict),
         .testTarget(
             name: "MPDProtocolTests",
             dependencies: ["MPDProtocol", .product(name: "PropertyBased", package: "swift-property-based")],

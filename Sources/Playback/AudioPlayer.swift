@@ -2,8 +2,8 @@ import Foundation
 public import Logging
 import NamedThreads
 
-/// Plays MP3 files on a dedicated audio thread (a `Thread`, never Swift's cooperative pool) and reports
-/// what the listener hears through `reports`.
+/// Plays audio files (every format of `Decoders`) on a dedicated audio thread (a `Thread`, never Swift's
+/// cooperative pool) and reports what the listener hears through `reports`.
 ///
 /// Thread rules: every method may be called from any thread or task; each only posts a command to the
 /// audio thread and returns at once (no method waits for audio, except `shutdown`). Commands are carried

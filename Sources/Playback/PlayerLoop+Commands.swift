@@ -29,9 +29,9 @@ extension PlayerLoop {
     private func play(_ track: AudioTrack, seconds: Double) {
         queued = nil
         paused = false
-        let decoder: TrackDecoder
+        let decoder: any TrackDecoder
         do {
-            decoder = try TrackDecoder(track, soundCheck: soundCheck)
+            decoder = try Decoders.open(track, soundCheck: soundCheck)
         } catch {
             logger.warning("skipping track \(track.id): \(error)")
             report(.failed(trackID: track.id, reason: error.description))
@@ -52,7 +52,7 @@ extension PlayerLoop {
         queued = nil
         guard let track else { return }
         do {
-            queued = try TrackDecoder(track, soundCheck: soundCheck)
+            queued = try Decoders.open(track, soundCheck: soundCheck)
         } catch {
             logger.warning("skipping queued track \(track.id): \(error)")
             report(.failed(trackID: track.id, reason: error.description))

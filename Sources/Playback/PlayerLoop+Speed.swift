@@ -3,7 +3,7 @@ import Sonic
 
 /// Spoken word faster or slower: the speech stage's place in the stream, and speed changes while playing.
 ///
-/// Where the stage sits: after the decoder (so Sound Check's gain, applied in libmpg123's synthesis, is
+/// Where the stage sits: after the decoder (so Sound Check's gain, applied in each decoder, is
 /// scaled with the rest) and before the fades and the output (which see stream frames). It lives from a
 /// start (play, seek, resume, reconnect: made anew at the start point) to a real boundary: it goes on
 /// through a gapless change into another spoken-word track at the same speed, and lets its rest out
@@ -119,7 +119,7 @@ extension PlayerLoop {
                 // The next track is being written already: the one heard decodes again, the next waits.
                 try decoder.seek(toSample: 0)
                 queued = decoder
-                current = try TrackDecoder(here.track, soundCheck: soundCheck)
+                current = try Decoders.open(here.track, soundCheck: soundCheck)
             }
             try current?.seek(toSample: here.sample)
             let cover = timeline.written

@@ -47,7 +47,7 @@ extension PlayerLoop {
                     try later.seek(toSample: 0)
                     queued = later
                 }
-                current = try TrackDecoder(point.track, soundCheck: soundCheck)
+                current = try Decoders.open(point.track, soundCheck: soundCheck)
             }
         } catch {
             logger.warning("cannot reopen track \(point.track.id): \(error)")
@@ -152,8 +152,8 @@ extension PlayerLoop {
             switch chunk {
             case .data: continue
             case .end:
-                if decoder.droppedAlienReads > 0 {
-                    logger.notice("track \(decoder.track.id): skipped \(decoder.droppedAlienReads) damaged frame(s)")
+                if decoder.skippedDamage > 0 {
+                    logger.notice("track \(decoder.track.id): skipped \(decoder.skippedDamage) damaged stretch(es)")
                 }
                 currentEnded()
             case .failed(let reason):

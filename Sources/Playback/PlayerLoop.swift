@@ -2,7 +2,8 @@ import Foundation
 import Logging
 import Synchronization
 
-/// The audio thread: decodes with libmpg123 and writes into the output, obeying commands from the mailbox.
+/// The audio thread: decodes (a `TrackDecoder` per track) and writes into the output, obeying commands from
+/// the mailbox.
 ///
 /// Thread rules: created, run and released on the audio thread only; nothing here is shared. It talks to
 /// the rest of ClickWheel only through `Mailbox` (in) and `report` (out, an `AsyncStream` continuation).
@@ -61,8 +62,8 @@ final class PlayerLoop {
     var reconnectedForFirstStream = false
     static let retryInterval = 0.25
 
-    var current: TrackDecoder?
-    var queued: TrackDecoder?
+    var current: (any TrackDecoder)?
+    var queued: (any TrackDecoder)?
     var timeline = Timeline(rate: 44_100)
     var streamFormat: PCMFormat?
     var corked = false

@@ -1,111 +1,47 @@
 import Foundation
-import Mpg123
 
-/// One open MP3 for playback: libmpg123 with GAPLESS and QUIET, signed 16-bit at the file's own rate.
+/// One open track decoding to the pipeline's PCM: what the audio thread needs of any format's decoder.
 ///
-/// Thread rules: audio thread only (a libmpg123 handle belongs to one thread at a time). `init` opens
-/// the file and decodes the first frame, so a file that is not MP3 fails here, not mid-playback.
+/// Output is signed 16-bit interleaved (`PCMFormat`) at the track's own rate, with its own channel
+/// count (more than two are mixed down to stereo: the outputs pass no channel map). Sources with more
+/// bits (24-bit FLAC, ALAC, WAV, float) are rounded to 16 bits. Each decoder yields exactly the file's
+/// samples where its format says how many there are (gapless: no encoder delay, no padding).
 ///
-/// A track keeps the format it opened with. Damage can forge a frame header of another format (another
-/// rate or channel count) out of leftover frame data; libmpg123 then announces a "Frankenstein" format
-/// change, decodes a frame of noise and changes back at the next real header. Such frames are dropped
-/// like any other damage (`MPG123_NO_FRANKENSTEIN` is no help: it ends the stream there instead).
-final class TrackDecoder {
-    let track: AudioTrack
-    let format: PCMFormat
-    private let handle: Mpg123Handle
-    private let fd: Int32
-    /// Decode errors in a row without output; a file that keeps failing is given up.
-    private var failures = 0
-    static let maxFailures = 32
-    /// True while libmpg123 decodes in another format than the track's (forged headers): output dropped.
-    private var alien = false
-    /// MPEG frames' worth of output dropped for being in another format (for the log).
-    private(set) var droppedAlienReads = 0
+/// Sound Check: with `applyReplayGain(true)` the track's `replayGain.scale` is applied to what is decoded
+/// from then on, in the conversion to 16 bits (clipped there), or natively where the library has it.
+///
+/// Errors: a file that cannot be opened as its format throws `PlaybackError` from the decoder's `init`
+/// (which reads up to the first audio, so a bad file fails before it is due); damage mid-file is
+/// skipped where the library can, and a run of failures without output ends the track as `.failed`.
+///
+/// Thread rules: a decoder is made, used and released on the audio thread only (the C libraries' handles
+/// belong to one thread at a time); not `Sendable`.
+protocol TrackDecoder: AnyObject {
+    /// The track this decoder plays.
+    var track: AudioTrack { get }
+    /// The PCM `read` yields, fixed for the track's life.
+    var format: PCMFormat { get }
+    /// Decodes up to `buffer.count` bytes (whole frames) into `buffer`.
+    func read(into buffer: UnsafeMutableRawBufferPointer) -> DecodedChunk
+    /// Moves to `sample` (per channel, from the first audible sample), clamped to the track; the next
+    /// `read` starts there. Exact where the library is.
+    func seek(toSample sample: Int64) throws(PlaybackError)
+    /// Applies the track's ReplayGain (`on`) or unity gain to what is decoded from now on.
+    func applyReplayGain(_ on: Bool)
+    /// Length in samples per channel when known.
+    var length: Int64? { get }
+    /// Stretches of damage skipped so far (for a log line when the track ends).
+    var skippedDamage: Int { get }
+}
 
-    /// What one `read` produced.
-    enum Chunk: Equatable {
-        /// `bytes` of PCM in the track's format (0 when a read only got past damage).
-        case data(bytes: Int)
-        /// `bytes` of PCM, then the end of the track.
-        case end(bytes: Int)
-        /// The file cannot be decoded any further.
-        case failed(String)
-    }
-
-    /// Opens `track`; with `soundCheck`, its ReplayGain is applied (`applyReplayGain`).
-    init(_ track: AudioTrack, soundCheck: Bool = false) throws(PlaybackError) {
-        self.track = track
-        fd = (track.pathBytes + [0]).withUnsafeBufferPointer { name in
-            name.withMemoryRebound(to: CChar.self) { open($0.baseAddress!, O_RDONLY | O_CLOEXEC) }
-        }
-        guard fd >= 0 else {
-            throw PlaybackError("cannot open \(track.path): \(String(cString: strerror(errno)))")
-        }
-        do {
-            handle = try Mpg123Handle(flags: [.quiet, .gapless])
-            try handle.allowNativeRatesS16()
-            try handle.allowUnlimitedResync()
-            try handle.open(fd: fd)
-            if soundCheck, let rg = track.replayGain { try handle.setVolume(rg.scale) }
-            let f = try handle.format()
-            format = PCMFormat(sampleRate: f.sampleRate, channels: f.channels)
-        } catch {
-            close(fd)
-            throw PlaybackError("\(track.path) is not playable MP3 (\(error))")
-        }
-    }
-
-    deinit {
-        handle.closeStream()
-        close(fd)
-    }
-
-    /// Decodes up to `buffer.count` bytes (whole frames) into `buffer` (`mpg123_read`). Corrupt frames are
-    /// skipped by libmpg123's resync; a run of errors without output ends the track as `.failed`.
-    func read(into buffer: UnsafeMutableRawBufferPointer) -> Chunk {
-        let (bytes, status) = handle.read(into: buffer)
-        switch status {
-        case Mpg123Status.ok:
-            failures = 0
-            if alien {
-                droppedAlienReads += 1
-                return .data(bytes: 0)
-            }
-            return .data(bytes: bytes)
-        case Mpg123Status.done:
-            return .end(bytes: alien ? 0 : bytes)
-        case Mpg123Status.newFormat:
-            // The bytes returned with it are still in the format before the change.
-            let valid = alien ? 0 : bytes
-            if let f = try? handle.format() {
-                alien = PCMFormat(sampleRate: f.sampleRate, channels: f.channels) != format
-            }
-            return .data(bytes: valid)
-        default:
-            failures += 1
-            if bytes > 0 || failures < Self.maxFailures { return .data(bytes: bytes) }
-            return .failed("\(track.path): \(handle.lastError)")
-        }
-    }
-
-    /// Moves to `sample` (per channel, gapless-trimmed; `mpg123_seek`), clamped to the track.
-    func seek(toSample sample: Int64) throws(PlaybackError) {
-        do {
-            try handle.seek(toSample: max(0, sample))
-        } catch {
-            throw PlaybackError("seek in \(track.path) failed (\(error))")
-        }
-    }
-
-    /// Applies the track's ReplayGain (`on`) or unity gain to what is decoded from now on, in libmpg123's
-    /// synthesis (`mpg123_volume`): no extra pass over the samples, and it clips like the decoder does.
-    func applyReplayGain(_ on: Bool) {
-        try? handle.setVolume(on ? track.replayGain?.scale ?? 1 : 1)
-    }
-
-    /// Length in samples per channel when known (`mpg123_length`).
-    var length: Int64? { handle.length }
+/// What one `TrackDecoder.read` produced.
+enum DecodedChunk: Equatable {
+    /// `bytes` of PCM in the track's format (0 when a read only got past damage).
+    case data(bytes: Int)
+    /// `bytes` of PCM, then the end of the track.
+    case end(bytes: Int)
+    /// The file cannot be decoded any further.
+    case failed(String)
 }
 
 /// A playback failure worth a log line: the file, and what went wrong.

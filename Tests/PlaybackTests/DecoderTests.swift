@@ -7,7 +7,7 @@ import Testing
 @Suite struct DecoderTests {
     /// Decodes `path` to its end; returns the frames decoded and whether it ended cleanly.
     func decodeAll(_ path: String) throws -> (frames: Int, ended: Bool, format: PCMFormat) {
-        let decoder = try TrackDecoder(AudioTrack(id: 1, path: path))
+        let decoder = try Mpg123Decoder(AudioTrack(id: 1, path: path))
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 16 * 1024, alignment: 16)
         defer { buffer.deallocate() }
         var bytes = 0

@@ -2,15 +2,17 @@
 # The module rules of DESIGN, checked with grep over every `import` in Sources/ and contrib/bench/ and a
 # read of Package.swift. Prints one line per violation (file:line: rule) and exits 1 when there is any.
 #
-#   1. Pure modules: ClickWheelCore and MPDProtocol import only Swift's own modules (Synchronization,
+#   1. Pure modules: ClickWheelCore, MPDProtocol and AudioFormats (the format parsers) import only Swift's own modules (Synchronization,
 #      _Concurrency, …) and, for MPDProtocol, ClickWheelCore: no C module, no libc (Glibc, Musl, Darwin),
 #      no Foundation (files, clocks and processes enter as values and events), no Dispatch, NIO, GRDB,
 #      Logging or project module with I/O.
 #   2. ClickWheelConfig imports only ClickWheelCore, Yams, Foundation and the platform libc (its atomic
 #      save needs fsync of the file and its directory, which Foundation does not offer).
-#   3. Each C module (CMpg123, CPulse, CEvdev, CI2C, CSonic) is imported only by its wrapper, and CTimex (the
+#   3. Each C module (CMpg123, CPulse, CEvdev, CI2C, CSonic, CFLAC, CVorbisFile, COpusFile, CFFmpeg) is imported
+#      only by its wrapper, and CTimex (the
 #      kernel clock's sync status) only by Devices (SystemClock).
-#   4. Nothing imports upward or sideways. Layers, low to high: the wrappers (Mpg123, Pulse, Evdev, I2C, Sonic);
+#   4. Nothing imports upward or sideways. Layers, low to high: the wrappers (Mpg123, Pulse, Evdev, I2C, Sonic,
+#      FLAC, VorbisFile, OpusFile, FFmpeg) and the pure AudioFormats;
 #      ClickWheelCore; the ports' implementations and codecs (Library, Playback, MPDProtocol, Devices,
 #      ClickWheelConfig), which do not import one another; ControlServer and WebRemote (beside each other);
 #      ClickWheelService; clickwheel.
@@ -40,11 +42,11 @@ imports() {
 }
 
 swift_modules=" Swift _Concurrency _StringProcessing RegexBuilder Synchronization Observation Distributed "
-c_modules=" CMpg123:Mpg123 CPulse:Pulse CEvdev:Evdev CI2C:I2C CSonic:Sonic CTimex:Devices "
+c_modules=" CMpg123:Mpg123 CPulse:Pulse CEvdev:Evdev CI2C:I2C CSonic:Sonic CFLAC:FLAC CVorbisFile:VorbisFile COpusFile:OpusFile CFFmpeg:FFmpeg CTimex:Devices "
 libc=" Glibc Musl Darwin "
 layer() {
   case "$1" in
-    Mpg123|Pulse|Evdev|I2C|Sonic) echo 1;;
+    Mpg123|Pulse|Evdev|I2C|Sonic|FLAC|VorbisFile|OpusFile|FFmpeg|AudioFormats) echo 1;;
     ClickWheelCore) echo 2;;
     Library|Playback|MPDProtocol|Devices|ClickWheelConfig|ClickWheelTestKit) echo 3;;
     ControlServer|WebRemote) echo 4;;
@@ -66,7 +68,7 @@ for dir in Sources/*/; do
       if [ "$m" = "${c%%:*}" ] && [ "$name" != "${c#*:}" ]; then say "$at: only ${c#*:} may import ${c%%:*}"; fi
     done
     case "$name" in
-      ClickWheelCore|MPDProtocol)  # 1. pure modules
+      ClickWheelCore|MPDProtocol|AudioFormats)  # 1. pure modules
         if [[ "$swift_modules" != *" $m "* ]] && ! { [ "$name" = MPDProtocol ] && [ "$m" = ClickWheelCore ]; }; then
           say "$at: $name must stay pure Swift (no C, libc, Foundation, Dispatch, NIO, GRDB, Logging or I/O module)"
           continue

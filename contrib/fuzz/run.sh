@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Builds and runs one libFuzzer target for SECONDS (one job; the machine is shared).
-#   contrib/fuzz/run.sh TARGET SECONDS [libFuzzer flags…]     TARGET: mpd tags m3u config lcdproc evdev
+#   contrib/fuzz/run.sh TARGET SECONDS [libFuzzer flags…]     TARGET: mpd tags m3u config lcdproc evdev mp4 xiph pcm
 # Build and corpus live in .build-fuzz/ (never .build): .build-fuzz/TARGET/corpus grows from run to run,
 # .build-fuzz/TARGET/seeds is regenerated from the repository's fixtures, crashes land in .build-fuzz/TARGET/artifacts/.
 #
@@ -98,6 +98,12 @@ config)
     python3 "$here/seeds.py" "$repo" "$work"
     max_len=16384
     ;;
+mp4)
+    # The MP4 reader (Sources/AudioFormats/MP4) and the module's common part: pure Swift, nothing linked.
+    sources=("$repo"/Sources/AudioFormats/Common/*.swift "$repo"/Sources/AudioFormats/MP4/*.swift "$here/FuzzMP4.swift" "$common")
+    seed_files "$here"/seeds/*
+    max_len=65536
+    ;;
 tags)
     # The reader the scanner runs on each file, and what it calls; the Mpg123 wrapper and ClickWheelCore
     # from the debug build, libmpg123 (the system's) through the CMpg123 module map.
@@ -111,8 +117,20 @@ tags)
     seed_files "${fixtures[@]}"
     max_len=131072
     ;;
+xiph)
+    # The FLAC, Ogg and Vorbis comment readers with the module's common types: pure Swift, nothing linked.
+    sources=("$repo"/Sources/AudioFormats/{Common,Xiph}/*.swift "$here/FuzzXiph.swift" "$common")
+    seed_files "$here"/seeds/*
+    max_len=65536
+    ;;
+pcm)
+    # The WAV and AIFF readers with the module's common types: pure Swift, nothing linked.
+    sources=("$repo"/Sources/AudioFormats/{Common,PCM}/*.swift "$here/FuzzPCM.swift" "$common")
+    seed_files "$here"/seeds/*
+    max_len=16384
+    ;;
 *)
-    echo "run.sh: unknown target $target (known: mpd tags m3u config lcdproc evdev)" >&2
+    echo "run.sh: unknown target $target (known: mpd tags m3u config lcdproc evdev mp4 xiph pcm)" >&2
     exit 2
     ;;
 esac

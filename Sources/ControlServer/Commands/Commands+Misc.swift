@@ -1,3 +1,4 @@
+import AudioFormats
 import MPDProtocol
 
 /// The connection's tag types, what the server has (outputs, decoders, URL handlers), and library updates.
@@ -72,11 +73,13 @@ extension ControlCommands {
         throw .argument("Unsupported attribute")
     }
 
-    /// `decoders`: the one decoder, for MP3.
+    /// `decoders`: each decoder plugin with its suffixes and MIME types (`FormatCatalog`), as MPD lists them.
     static func decoders(_ ctx: inout MPDContext, _ req: MPDRequest, _ w: inout MPDResponseWriter) throws(MPDError) {
-        w.field("plugin", "mpg123")
-        w.field("suffix", "mp3")
-        w.field("mime_type", "audio/mpeg")
+        for plugin in FormatCatalog.plugins {
+            w.field("plugin", plugin.name)
+            for suffix in plugin.suffixes { w.field("suffix", suffix) }
+            for mime in plugin.mimeTypes { w.field("mime_type", mime) }
+        }
     }
 
     /// `update [URI]` and `rescan [URI]`: the whole folder is rescanned (incrementally: unchanged files are

@@ -34,7 +34,8 @@ extension ControlCommands {
             w.field("elapsed", SongWriter.seconds(ms: elapsedMS))
             w.field("bitrate", song.bitrate)
             w.field("duration", SongWriter.seconds(ms: song.durationMS))
-            w.field("audio", "\(song.sampleRate):16:\(song.channels)")
+            // The track's own format, as MPD's `audio:` gives what its decoder makes of it.
+            w.field("audio", "\(song.sampleRate):\(song.sampleFormat):\(song.channels)")
         }
         if let next = p.next {
             w.field("nextsong", next)

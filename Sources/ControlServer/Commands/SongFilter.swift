@@ -201,7 +201,7 @@ struct SongFilter {
         case .base(let base): return base.isEmpty || s.path.hasPrefix(base + "/")
         case .modifiedSince(let t): return s.modified >= t
         case .audioFormat(let want, let mask):
-            let mine = ["\(s.sampleRate)", "16", "\(s.channels)"]
+            let mine = ["\(s.sampleRate)", s.sampleFormat, "\(s.channels)"]
             guard want.count == 3 else { return false }
             return zip(mine, want).allSatisfy { $0 == $1 || (mask && $1 == "*") }
         }

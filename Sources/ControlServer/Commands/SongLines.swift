@@ -69,7 +69,13 @@ final class SongLines {
         if s.sampleRate > 0 {
             o.put(Self.format)
             o.integer(Int64(s.sampleRate))
-            o.put(Self.sixteen)
+            if s.sampleFormat == "16" {
+                o.put(Self.sixteen)
+            } else {
+                o.put(Self.colon)
+                o.value(s.sampleFormat)
+                o.put(Self.colon)
+            }
             o.integer(Int64(s.channels))
             o.put(Self.newline)
         }
@@ -107,7 +113,7 @@ final class SongLines {
     static let newline = UInt8(ascii: "\n")
     // The keys as static strings: appending one is a copy of constant bytes, no array to retain.
     static let file: StaticString = "file: ", lastModified: StaticString = "Last-Modified: ", format: StaticString = "Format: "
-    static let sixteen: StaticString = ":16:"
+    static let sixteen: StaticString = ":16:", colon: StaticString = ":"
     static let artist: StaticString = "Artist: ", albumArtist: StaticString = "AlbumArtist: ", title: StaticString = "Title: "
     static let album: StaticString = "Album: ", track: StaticString = "Track: ", date: StaticString = "Date: "
     static let genre: StaticString = "Genre: ", composer: StaticString = "Composer: ", disc: StaticString = "Disc: "

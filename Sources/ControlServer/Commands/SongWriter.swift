@@ -39,7 +39,7 @@ enum SongWriter {
     static func write(_ s: SongRecord, tags: Tags, into w: inout MPDResponseWriter) {
         w.field("file", s.path)
         w.field("Last-Modified", timestamp(s.modified))
-        if s.sampleRate > 0 { w.field("Format", String(s.sampleRate) + ":16:" + String(s.channels)) }
+        if s.sampleRate > 0 { w.field("Format", String(s.sampleRate) + ":" + s.sampleFormat + ":" + String(s.channels)) }
         if tags.artist { for v in s.artists { w.field("Artist", v) } }
         if tags.albumArtist { for v in s.albumArtists { w.field("AlbumArtist", v) } }
         if tags.title { w.field("Title", s.title) }

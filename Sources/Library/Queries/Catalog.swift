@@ -28,6 +28,8 @@ public struct SongRecord: Sendable, Hashable {
     public var sampleRate: Int
     public var channels: Int
     public var bitrate: Int
+    /// MPD's sample format field: "16", "24", "f" (`Format:`, `audio:`).
+    public var sampleFormat: String = "16"
 }
 
 /// Whole-library reads for the control server: songs by folder, playlists, counts. Unlike the menus'
@@ -182,7 +184,7 @@ public struct Catalog: Sendable {
     static let columns = """
         id, path, mtime_ns, title, artist, album, album_artist, genre, composer, date, track_number, disc_number, \
         comment, musicbrainz_trackid, sort_artist, sort_album, sort_album_artist, duration_ms, samples, sample_rate, \
-        channels, bitrate
+        channels, bitrate, sample_format
         """
 
     /// The songs `sql` (selecting `columns`) gives, each read from the statement's current row in place
@@ -215,7 +217,8 @@ public struct Catalog: Sendable {
                 trackNumber: int(10), discNumber: int(11), comment: text(12),
                 musicBrainzTrackID: text(13), sortArtist: text(14), sortAlbum: text(15),
                 sortAlbumArtist: text(16), durationMS: int(17) ?? 0, samples: Int64(int(18) ?? 0),
-                sampleRate: int(19) ?? 0, channels: int(20) ?? 0, bitrate: int(21) ?? 0))
+                sampleRate: int(19) ?? 0, channels: int(20) ?? 0, bitrate: int(21) ?? 0,
+                sampleFormat: text(22) ?? "16"))
         }
         return songs
     }

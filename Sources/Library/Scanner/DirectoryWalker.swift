@@ -1,6 +1,8 @@
+import AudioFormats
 import Glibc
 
-/// Walks the music folder: every `.mp3` (any case) and `.m3u`/`.m3u8` file, with size and mtime.
+/// Walks the music folder: every file of a format ClickWheel plays (`FormatCatalog`'s suffixes, any
+/// case) and `.m3u`/`.m3u8` file, with size and mtime.
 ///
 /// Uses `opendir`/`readdir`/`stat` directly so file names stay raw bytes (a name that is not UTF-8 is
 /// still indexed) and no directory listing is kept whole. Symbolic links are followed; a directory
@@ -52,11 +54,18 @@ struct DirectoryWalker {
             let dfd = dirfd(dir)
             var subdirs: [[UInt8]] = []
             for (name, type) in Self.entries(dir) {
-                let isAudio = Self.hasExtension(name, "mp3")
-                let isPlaylist = !isAudio && (Self.hasExtension(name, "m3u") || Self.hasExtension(name, "m3u8"))
-                // A regular file that is neither audio nor a playlist needs no stat at all.
-                if type == DT_REG, !isAudio, !isPlaylist { continue }
+                let suffix = FormatCatalog.suffix(of: name)
+                let isAudio = FormatCatalog.playableSuffixes.contains(suffix)
+                let isPlaylist = !isAudio && (suffix == "m3u" || suffix == "m3u8")
                 let childRel = rel.isEmpty ? name : rel + [0x2F] + name
+                // A regular file that is neither audio nor a playlist needs no stat at all; audio of a
+                // format ClickWheel does not play is reported, not passed over in silence.
+                if type == DT_REG, !isAudio, !isPlaylist {
+                    if let what = FormatCatalog.unplayable[suffix] {
+                        result.problems.append((childRel, ScanProblem("unsupported-format", "\(what) (.\(suffix)): a format ClickWheel does not play")))
+                    }
+                    continue
+                }
                 guard Self.statAt(dfd, name, &st, follow: true) else {
                     if errno == ELOOP {
                         result.problems.append((childRel, ScanProblem("symlink-loop", "symbolic links point at each other")))
@@ -98,12 +107,6 @@ struct DirectoryWalker {
             dev = UInt64(st.st_dev)
             ino = UInt64(st.st_ino)
         }
-    }
-
-    static func hasExtension(_ name: [UInt8], _ ext: String) -> Bool {
-        let e = Array(("." + ext).utf8)
-        guard name.count > e.count else { return false }
-        return zip(name.suffix(e.count), e).allSatisfy { $0 | 0x20 == $1 | 0x20 }
     }
 
     static func statPath(_ path: [UInt8], _ st: inout Glibc.stat) -> Bool {

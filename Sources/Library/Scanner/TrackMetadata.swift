@@ -1,6 +1,6 @@
 public import ClickWheelCore
 
-/// Everything the indexer learns about one MP3 file: tags (after fallbacks), stream facts, problems.
+/// Everything the indexer learns about one audio file: tags (after fallbacks), stream facts, problems.
 public struct TrackMetadata: Equatable, Sendable {
     public var title = ""
     public var artists: [String] = []
@@ -47,6 +47,8 @@ public struct TrackMetadata: Equatable, Sendable {
     public var samples: Int64 = 0
     public var sampleRate = 0
     public var channels = 0
+    /// MPD's sample format field ("24", "f"; see Migrations/0008_formats.sql); nil: 16 bits (MP3).
+    public var sampleFormat: String?
     /// Average bitrate in kbit/s.
     public var bitrate = 0
     public var isVBR = false

@@ -1,7 +1,9 @@
+import AudioFormats
 import Glibc
 import Mpg123
 
-/// Reads one MP3 file into `TrackMetadata`: tags through libmpg123 plus `ID3v2Layout`, the exact
+/// Reads one audio file into `TrackMetadata`: FLAC, Ogg, MP4, WAV and AIFF (known by their first
+/// bytes) through the project's own format readers (`FormatTrackReader`); MP3 as follows: tags through libmpg123 plus `ID3v2Layout`, the exact
 /// length (libmpg123's gapless length where a Xing/Info/VBRI header gives the frame count, a full
 /// `mpg123_scan` where none does or the file is cut short), and path fallbacks.
 ///
@@ -58,6 +60,9 @@ final class TrackReader {
     private func read(_ file: FileReader, relativePath: String) throws(ScanError) -> Outcome {
         if file.prefix.starts(with: [0x00, 0x05, 0x16, 0x07]) {
             return .skipped(ScanProblem("appledouble", "a macOS AppleDouble resource file, not audio"))
+        }
+        if AudioFileReader.container(ofPrefix: file.prefix) != nil {
+            return FormatTrackReader.read(file, relativePath: relativePath)
         }
         var m = TrackMetadata()
         let layout = try ID3v2Layout(file)

@@ -62,7 +62,7 @@ struct LibraryWriter {
             m.channels, m.isVBR, m.isCompilation, m.hasArtwork, m.artworkMIME, m.artworkOffset, m.artworkSize,
             m.trackGain, m.trackPeak, m.albumGain, m.albumPeak, m.sortTitle, m.sortArtist, m.sortAlbum,
             m.sortAlbumArtist, titleKey, artistKey, albumKey, m.tagFormat, m.musicBrainzTrackID, m.isPodcast,
-            artistID, albumID, genreID, composerID, m.fingerprint, addedAt, m.isAudiobook,
+            artistID, albumID, genreID, composerID, m.fingerprint, addedAt, m.isAudiobook, m.sampleFormat,
         ]
         let trackID: Int64
         if let id {
@@ -111,7 +111,7 @@ struct LibraryWriter {
         "artwork_offset", "artwork_size", "rg_track_gain", "rg_track_peak", "rg_album_gain", "rg_album_peak",
         "sort_title", "sort_artist", "sort_album", "sort_album_artist", "title_key", "artist_key", "album_key",
         "tag_format", "musicbrainz_trackid", "is_podcast", "artist_id", "album_id", "genre_id", "composer_id",
-        "fingerprint", "added_at", "is_audiobook",
+        "fingerprint", "added_at", "is_audiobook", "sample_format",
     ]
 
     /// The sort tag a track gives its menu artist `name`, if any: TSO2 (the album artist's, and the menu

@@ -217,7 +217,7 @@ CREATE TABLE tracks (
     fingerprint     INTEGER NOT NULL,  -- hash of tags and length: finds a moved file again
     added_at        INTEGER NOT NULL,  -- unix seconds
     ord             INTEGER            -- position in Songs
-, is_audiobook INTEGER NOT NULL DEFAULT 0);
+, is_audiobook INTEGER NOT NULL DEFAULT 0, sample_format TEXT);
 
 CREATE INDEX albums_artist ON albums(artist_id, year, sort_key);
 

@@ -1,0 +1,91 @@
+import FLAC
+
+/// The `flac` decoder: native FLAC and Ogg FLAC through libFLAC, bit-exact, to exactly the stream's
+/// sample count; 24-bit and 32-bit streams are rounded to 16 bits (`S16`).
+///
+/// libFLAC hands out whole frames (up to 65,535 samples per channel) through a callback; they wait in a
+/// `PCMQueue` for the player's reads. Damage is skipped by libFLAC's resync (counted in
+/// `skippedDamage`); frames whose header contradicts STREAMINFO (another rate or channel count) are
+/// dropped. Seeking is exact (`FLAC__stream_decoder_seek_absolute`).
+///
+/// Thread rules: audio thread only (see `TrackDecoder`).
+final class FLACDecoder: TrackDecoder {
+    let track: AudioTrack
+    let format: PCMFormat
+    let length: Int64?
+    private let flac: FLACStreamDecoder
+    private let info: FLACStreamInfo
+    private var queue: PCMQueue
+    private var gain: Float
+    private var ended = false
+    private var droppedFrames = 0
+
+    var skippedDamage: Int { flac.streamErrors + droppedFrames }
+
+    /// Opens `track` (Ogg FLAC with `ogg`) and decodes its first frame.
+    init(_ track: AudioTrack, soundCheck: Bool, ogg: Bool = false) throws(PlaybackError) {
+        self.track = track
+        do {
+            flac = try FLACStreamDecoder(path: track.pathBytes, ogg: ogg)
+        } catch {
+            throw PlaybackError("\(track.path) is not playable FLAC (\(error))")
+        }
+        guard let info = flac.info, info.sampleRate > 0, info.channels > 0, (4...32).contains(info.bitsPerSample)
+        else { throw PlaybackError("\(track.path) is not playable FLAC (invalid STREAMINFO)") }
+        self.info = info
+        length = info.totalSamples
+        queue = PCMQueue(sourceChannels: info.channels, order: .wave)
+        format = PCMFormat(sampleRate: info.sampleRate, channels: queue.channels)
+        gain = soundCheck ? Float(track.replayGain?.scale ?? 1) : 1
+        flac.onBlock = { [unowned self] in self.append($0) }
+        // The first frame now: a file with a good header and no decodable audio fails here.
+        for _ in 0..<64 where queue.isEmpty && !ended {
+            do { ended = try !flac.processSingle() } catch {
+                throw PlaybackError("\(track.path) is not playable FLAC (\(error))")
+            }
+        }
+        if queue.isEmpty && (length ?? 1) > 0 {
+            throw PlaybackError("\(track.path) is not playable FLAC (no audio frame decodes)")
+        }
+    }
+
+    func read(into buffer: UnsafeMutableRawBufferPointer) -> DecodedChunk {
+        // A few frames at most per call: a long damaged stretch must not hold up the audio thread.
+        for _ in 0..<8 where queue.isEmpty && !ended {
+            do { ended = try !flac.processSingle() } catch {
+                return .failed("\(track.path): \(error)")
+            }
+        }
+        let bytes = queue.take(into: buffer)
+        return ended && queue.isEmpty ? .end(bytes: bytes) : .data(bytes: bytes)
+    }
+
+    func seek(toSample sample: Int64) throws(PlaybackError) {
+        queue.removeAll()
+        ended = false
+        let target = max(0, sample)
+        if let length, target >= length {
+            ended = true
+            return
+        }
+        do { try flac.seek(toSample: target) } catch {
+            throw PlaybackError("seek in \(track.path) failed (\(error))")
+        }
+    }
+
+    func applyReplayGain(_ on: Bool) {
+        gain = on ? Float(track.replayGain?.scale ?? 1) : 1
+    }
+
+    /// A decoded frame, converted into the queue (dropped when it contradicts STREAMINFO: damage).
+    private func append(_ block: FLACBlock) {
+        guard block.channels == info.channels, block.sampleRate == info.sampleRate || block.sampleRate == 0 else {
+            droppedFrames += 1
+            return
+        }
+        let bits = block.bitsPerSample
+        let gain = self.gain
+        let planes = (0..<block.channels).map { block.channel($0) }
+        queue.append(frames: block.frames) { f, c in S16.from(planes[c][f], bits: bits, gain: gain) }
+    }
+}
