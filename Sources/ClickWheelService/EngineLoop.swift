@@ -71,7 +71,7 @@ public final class EngineLoop: @unchecked Sendable {
         self.playback = playback
         self.logger = logger
         playback.perform(.volume(engine.settings.volume)) { _ in nil }
-        playback.setSoundCheck(engine.settings.soundCheck)
+        playback.setSoundCheck(engine.settings.soundCheck, album: engine.settings.usesAlbumGain)
         playback.perform(.spokenWordSpeed(percent: engine.settings.spokenWordSpeed)) { _ in nil }
         publish()
     }
@@ -211,7 +211,7 @@ public final class EngineLoop: @unchecked Sendable {
             case .playback(let command):
                 playback.perform(command) { engine.entry(after: $0) }
             case .persist(let settings):
-                playback.setSoundCheck(settings.soundCheck)
+                playback.setSoundCheck(settings.soundCheck, album: settings.usesAlbumGain)
                 store("cannot save settings") { try stores.settings?.save(settings) }
             case .rate(let track, let rating):
                 store("cannot store rating") { try stores.playState?.rate(track, rating: rating) }

@@ -20,6 +20,8 @@ public final class PlaybackShell: PlaybackPort {
     /// Which queue entry each handed-over track stands for (the player reports its own ids).
     private var tokens: [Int: Int] = [:]
     private var nextToken = 1
+    /// Sound Check uses the album's gain (where the track has one) rather than the track's.
+    private var albumGain = false
     private var current: (token: Int, index: Int)?
     private var queuedNext: (token: Int, index: Int, track: TrackID)?
     /// The ticket of the last command that set what the player does (play, pause, resume, seek, stop):
@@ -33,7 +35,12 @@ public final class PlaybackShell: PlaybackPort {
         self.logger = logger
     }
 
-    public func setSoundCheck(_ on: Bool) { player.setSoundCheck(on) }
+    /// Switching between the track's and the album's gain takes effect from the next track handed to
+    /// the player (the one playing keeps the gain it opened with); on and off at once.
+    public func setSoundCheck(_ on: Bool, album: Bool) {
+        albumGain = album
+        player.setSoundCheck(on)
+    }
 
     public func click(volume: Int) { player.click(volume: volume) }
 
@@ -113,7 +120,8 @@ public final class PlaybackShell: PlaybackPort {
         nextToken += 1
         tokens[token] = index
         // Sound Check's gain from the index; the player applies it only while Sound Check is on.
-        let gain = file.gain.map { ReplayGain(gain: $0, peak: file.peak) }
+        let album = albumGain ? file.albumGain.map { ReplayGain(gain: $0, peak: file.albumPeak) } : nil
+        let gain = album ?? file.gain.map { ReplayGain(gain: $0, peak: file.peak) }
         // Podcasts and audiobooks play at the spoken-word speed (Settings → Audiobooks).
         let spokenWord = (try? library.track(queue[index]))??.isSpokenWord ?? false
         return AudioTrack(id: token, pathBytes: Array(musicFolder.utf8) + [UInt8(ascii: "/")] + file.relativePath,

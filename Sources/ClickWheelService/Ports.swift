@@ -11,8 +11,9 @@ public protocol PlaybackPort: AnyObject {
     func perform(_ command: PlaybackCommand, following: (Int) -> Int?)
     /// A report of the audio player in the engine's terms; nil when the engine need not hear it.
     func translate(_ event: PlayerEvent) -> PlaybackReport?
-    /// Sound Check on or off (Settings → Sound Check).
-    func setSoundCheck(_ on: Bool)
+    /// Sound Check on or off (Settings → Sound Check), with the album's gain (`Settings.usesAlbumGain`)
+    /// or the track's.
+    func setSoundCheck(_ on: Bool, album: Bool)
     /// The wheel's click at `volume` (0–100).
     func click(volume: Int)
 }

@@ -17,6 +17,8 @@ public struct PlayerSnapshot: Sendable, Hashable {
     public var repeatOn: Bool
     public var single: Player.Single
     public var consume: Bool
+    /// MPD's `replay_gain_mode`: off, or the gain Sound Check applies (track, album, auto).
+    public var replayGainMode = "off"
     /// The library update job running now (MPD's `updating_db`), if any.
     public var updatingJob: Int?
     /// How long the player has played since the service started, at the engine's last event (MPD's
@@ -52,6 +54,7 @@ public struct PlayerSnapshot: Sendable, Hashable {
             repeatOn: engine.settings.repeatMode != .off, single: engine.mpdSingle, consume: engine.player.consume)
         next = currentPosition.flatMap { engine.entry(after: $0) }.flatMap { queue.indices.contains($0) ? $0 : nil }
         playedMS = engine.playedMS
+        replayGainMode = engine.settings.replayGainMode
         // Paused or stopped nothing is asked of the outputs: no error (MPD finds a failed output only when
         // it opens one to play). Unlike MPD's, it goes by itself once an output plays (no `clearerror`).
         if engine.player.status == .playing { error = engine.player.outputProblem?.message }

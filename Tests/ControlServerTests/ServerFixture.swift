@@ -37,7 +37,7 @@ final class ServerFixture: @unchecked Sendable {
 
         func perform(_ command: PlaybackCommand, following: (Int) -> Int?) { log.withLock { $0.append(command) } }
         func translate(_ event: PlayerEvent) -> PlaybackReport? { nil }
-        func setSoundCheck(_ on: Bool) {}
+        func setSoundCheck(_ on: Bool, album: Bool) {}
         func click(volume: Int) {}
 
         /// Every playback command the engine gave, in order.

@@ -23,6 +23,8 @@ public enum ControlRequest: Hashable, Sendable {
     case repeatMode(Bool)
     case single(Player.Single)
     case consume(Bool)
+    /// MPD's `replay_gain_mode`: "off", "track", "album" or "auto" (checked by the control server).
+    case replayGainMode(String)
     /// Insert tracks at a position (nil: at the end); the reply holds their song ids.
     case add([TrackID], at: QueuePosition?)
     case delete(QueueSlice)

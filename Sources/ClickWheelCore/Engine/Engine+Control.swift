@@ -66,6 +66,10 @@ extension Engine {
         case .consume(let on):
             player.consume = on
             effects.append(.notify(.options))
+        case .replayGainMode(let mode):
+            var new = settings
+            new.replayGainMode = mode
+            effects += apply(settings: new, persist: true)
         case .add(let tracks, let position):
             guard player.entries.count + tracks.count <= PlayQueue.clientLimit else { throw .queueTooLarge }
             let at = try resolve(position, limit: player.entries.count)

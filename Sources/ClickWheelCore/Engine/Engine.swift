@@ -176,7 +176,9 @@ public struct Engine: Sendable {
             effects.append(.playback(.spokenWordSpeed(percent: new.spokenWordSpeed)))
         }
         if new.shuffle != old.shuffle { effects += reshuffle() }
-        if new.shuffle != old.shuffle || new.repeatMode != old.repeatMode { effects.append(.notify(.options)) }
+        if new.shuffle != old.shuffle || new.repeatMode != old.repeatMode || new.replayGainMode != old.replayGainMode {
+            effects.append(.notify(.options))
+        }
         if persist { effects.append(.persist(new)) }
         // A main-menu row may have gone: keep the cursor in range.
         if case .menu = top.destination { clampCursor() }

@@ -6,6 +6,9 @@ public struct Settings: Hashable, Sendable, Codable {
     public enum Repeat: Int, CaseIterable, Hashable, Sendable, Codable { case off, one, all }
     public enum Clicker: Int, CaseIterable, Hashable, Sendable, Codable { case off, quiet, loud }
     public enum Acceleration: Int, CaseIterable, Hashable, Sendable, Codable { case off, normal, fast }
+    /// Which gain Sound Check applies (MPD's `replay_gain_mode` but off): the track's, the album's, or
+    /// the album's while the queue plays in order (shuffle off or by albums) and the track's otherwise.
+    public enum SoundCheckGain: String, CaseIterable, Hashable, Sendable, Codable { case track, album, auto }
 
     public var shuffle: Shuffle = .off
     public var repeatMode: Repeat = .off
@@ -13,6 +16,9 @@ public struct Settings: Hashable, Sendable, Codable {
     /// Seconds the backlight stays on after the last input; 0 means always on.
     public var backlightSeconds: Int = 10
     public var soundCheck: Bool = false
+    /// The gain Sound Check applies when it is on (set over the control socket; the device's switch
+    /// keeps it).
+    public var soundCheckGain: SoundCheckGain = .track
     /// The highest volume the wheel may set, 0…100 (100 = no limit).
     public var volumeLimit: Int = 100
     public var acceleration: Acceleration = .normal
@@ -41,6 +47,20 @@ public struct Settings: Hashable, Sendable, Codable {
 }
 
 extension Settings {
+    /// MPD's `replay_gain_mode`: off, or the gain Sound Check applies.
+    public var replayGainMode: String {
+        get { soundCheck ? soundCheckGain.rawValue : "off" }
+        set {
+            soundCheck = newValue != "off"
+            if let gain = SoundCheckGain(rawValue: newValue) { soundCheckGain = gain }
+        }
+    }
+
+    /// Whether Sound Check uses the album's gain now (album mode, or auto while the queue plays in order).
+    public var usesAlbumGain: Bool {
+        soundCheckGain == .album || (soundCheckGain == .auto && shuffle != .songs)
+    }
+
     /// Decodes stored settings, taking the default for each key that is missing (settings stored by an
     /// older build keep their values when a setting is added). Add new settings here too.
     public init(from decoder: any Decoder) throws {
@@ -54,6 +74,7 @@ extension Settings {
         try take(.clicker, &clicker)
         try take(.backlightSeconds, &backlightSeconds)
         try take(.soundCheck, &soundCheck)
+        try take(.soundCheckGain, &soundCheckGain)
         try take(.volumeLimit, &volumeLimit)
         try take(.acceleration, &acceleration)
         try take(.showMusic, &showMusic)

@@ -77,6 +77,7 @@ extension ControlCommands {
         row("readpicture", .exactly(2), .read, readpicture),
         row("rename", .exactly(2), .control, rename),
         row("repeat", .exactly(1), .player, `repeat`),
+        row("replay_gain_mode", .exactly(1), .control, replay_gain_mode),
         row("replay_gain_status", .none, .read, replay_gain_status),
         row("rescan", .between(0, 1), .admin, update),
         row("rm", .exactly(1), .control, rm),

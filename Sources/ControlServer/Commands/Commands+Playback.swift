@@ -110,10 +110,20 @@ extension ControlCommands {
     static func clearerror(_ ctx: inout MPDContext, _ req: MPDRequest, _ w: inout MPDResponseWriter) throws(MPDError) {
     }
 
-    /// `replay_gain_status`: replay gain is not applied.
+    /// `replay_gain_status`: Sound Check's mode (off, track, album or auto).
     static func replay_gain_status(_ ctx: inout MPDContext, _ req: MPDRequest, _ w: inout MPDResponseWriter)
         throws(MPDError)
     {
-        w.field("replay_gain_mode", "off")
+        w.field("replay_gain_mode", ctx.player().replayGainMode)
+    }
+
+    /// `replay_gain_mode off|track|album|auto`: Sound Check off, or on with that gain (the device's
+    /// Settings → Sound Check shows it on for the three).
+    static func replay_gain_mode(_ ctx: inout MPDContext, _ req: MPDRequest, _ w: inout MPDResponseWriter)
+        throws(MPDError)
+    {
+        let mode = req.arguments[0].string
+        guard ["off", "track", "album", "auto"].contains(mode) else { throw .argument("Unrecognized replay gain mode") }
+        _ = try ctx.control(.replayGainMode(mode))
     }
 }

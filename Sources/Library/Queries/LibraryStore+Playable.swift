@@ -10,9 +10,17 @@ public struct PlayableFile: Hashable, Sendable {
     public var gain: Double?
     /// The track's peak sample, 1 = full scale; nil when unknown.
     public var peak: Double?
+    /// ReplayGain album gain and peak (Sound Check's album mode); nil when the track has none.
+    public var albumGain: Double?
+    public var albumPeak: Double?
 
-    public init(relativePath: [UInt8], gain: Double? = nil, peak: Double? = nil) {
+    public init(
+        relativePath: [UInt8], gain: Double? = nil, peak: Double? = nil, albumGain: Double? = nil,
+        albumPeak: Double? = nil
+    ) {
         self.relativePath = relativePath
+        self.albumGain = albumGain
+        self.albumPeak = albumPeak
         self.gain = gain
         self.peak = peak
     }
@@ -31,11 +39,17 @@ extension LibraryStore {
     public func playableFile(_ id: TrackID) throws -> PlayableFile? {
         try db.read { db in
             try Row.fetchOne(
-                db.cachedStatement(sql: "SELECT path, path_bytes, rg_track_gain, rg_track_peak FROM tracks WHERE id = ?"),
+                db.cachedStatement(
+                    sql: """
+                        SELECT path, path_bytes, rg_track_gain, rg_track_peak, rg_album_gain, rg_album_peak
+                        FROM tracks WHERE id = ?
+                        """),
                 arguments: [id]
             ).map { row in
                 let bytes = (row["path_bytes"] as Data?).map { Array($0) } ?? Array((row["path"] as String).utf8)
-                return PlayableFile(relativePath: bytes, gain: row["rg_track_gain"], peak: row["rg_track_peak"])
+                return PlayableFile(
+                    relativePath: bytes, gain: row["rg_track_gain"], peak: row["rg_track_peak"],
+                    albumGain: row["rg_album_gain"], albumPeak: row["rg_album_peak"])
             }
         }
     }
