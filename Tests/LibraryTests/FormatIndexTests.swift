@@ -140,4 +140,50 @@ import Testing
         let junk = problems.first { $0.path == "Band/junk.flac" }
         #expect(junk?.skipped == true && junk?.problem.kind == "not-audio", "\(problems)")
     }
+
+    /// 100 mutated copies of a real file of each format (ByteMutator: bytes flipped, runs overwritten,
+    /// the file cut) indexed beside the good files into one SQLite file: every mutant is indexed or
+    /// skipped with its reason, the scan never stops, and the good files are still exact.
+    @Test func mutatedFilesOfEveryFormatNeverStopTheScan() throws {
+        let m = music
+        let wav = dir.file("src.wav").path
+        try tone(wav, samples: 88_200)
+        let wav48 = dir.file("src48.wav").path
+        try tone(wav48, samples: 96_000, rate: 48000)
+        try FileManager.default.createDirectory(atPath: m + "/good", withIntermediateDirectories: true)
+        try run("flac", ["-s", "-f", "-o", m + "/good/a.flac", wav])
+        try run("oggenc", ["-Q", "-o", m + "/good/b.ogg", wav])
+        try run("opusenc", ["--quiet", wav48, m + "/good/c.opus"])
+        try run("ffmpeg", ["-v", "error", "-y", "-i", wav, "-c:a", "aac", m + "/good/d.m4a"])
+        try run("ffmpeg", ["-v", "error", "-y", "-i", wav, "-c:a", "alac", m + "/good/e.m4a"])
+        try run("sox", [wav, m + "/good/f.wav"])
+        try run("sox", [wav, m + "/good/g.aiff"])
+        let goods = try FileManager.default.contentsOfDirectory(atPath: m + "/good").sorted()
+        var mutants = 0
+        for name in goods {
+            let bytes = Array(try Data(contentsOf: URL(fileURLWithPath: m + "/good/" + name)))
+            let ext = (name as NSString).pathExtension
+            var mutator = ByteMutator(name: name)
+            try FileManager.default.createDirectory(atPath: m + "/mutants/" + name, withIntermediateDirectories: true)
+            for n in 0..<100 {
+                try Data(mutator.mutate(bytes)).write(to: URL(fileURLWithPath: m + "/mutants/\(name)/\(n).\(ext)"))
+                mutants += 1
+            }
+        }
+        let pool = try LibraryDatabase.open(at: dir.file("lib.sqlite").path)
+        let summary = try index(m, into: pool)
+        #expect(summary.added + summary.skipped == goods.count + mutants, "\(summary)")
+        for name in goods {
+            let r = try row(pool, "good/" + name)
+            let want = name.hasSuffix(".opus") ? 96_000 : 88_200
+            #expect(int(r, "samples") == want, "good/\(name): \(int(r, "samples") ?? -1) samples")
+        }
+        let problems = try pool.read { try ProblemStore.all($0) }
+        #expect(problems.allSatisfy { !$0.problem.reason.isEmpty })
+        let skipped = Set(problems.filter(\.skipped).map(\.path))
+        let indexed = try pool.read { try String.fetchAll($0, sql: "SELECT path FROM tracks WHERE path LIKE 'mutants/%'") }
+        #expect(skipped.count + indexed.count == mutants, "every mutant indexed or skipped with a reason")
+        let lengths = try pool.read { try Int.fetchAll($0, sql: "SELECT samples FROM tracks WHERE path LIKE 'mutants/%'") }
+        #expect(lengths.allSatisfy { $0 >= 0 }, "no negative length")
+    }
 }
