@@ -109,8 +109,9 @@ final class LateLoop: Sendable {
 
 /// Keeps the web remote's Now Playing current: after every change of playback, queue or volume (the
 /// engine loop's idle notifications) it reads the loop's snapshot and the current song on a queue of
-/// its own (a database read) and hands it to the remote. Changes that come while one is read are
-/// folded into the next read.
+/// its own (a database read) and hands it to the remote, and again every second while playing, so the
+/// page's clock follows the service's (which stands when no output plays) instead of running on by
+/// itself. Changes that come while one is read are folded into the next read.
 final class WebNowPlayingFeed: Sendable {
     let remote: WebRemote
     let loop: EngineLoop
@@ -118,6 +119,8 @@ final class WebNowPlayingFeed: Sendable {
     let music: String
     private let queue = DispatchQueue(label: "clickwheel.web.nowplaying")
     private let pending = Mutex(false)
+    /// A read is due in a second (while playing): not asked for again until it ran.
+    private let ticking = Mutex(false)
     /// The last song read (its id and record), so a volume change does not read the database again.
     private let cached = Mutex<(id: Int64, song: SongRecord?, hasArt: Bool)?>(nil)
 
@@ -134,7 +137,18 @@ final class WebNowPlayingFeed: Sendable {
         guard !already else { return }
         queue.async { [self] in
             pending.withLock { $0 = false }
-            remote.nowPlaying(read())
+            publish()
+        }
+    }
+
+    /// Reads and hands over Now Playing (on `queue`); while playing, again in a second.
+    private func publish() {
+        let np = read()
+        remote.nowPlaying(np)
+        guard np.state == .play, !ticking.withLock({ t in defer { t = true }; return t }) else { return }
+        queue.asyncAfter(deadline: .now() + 1) { [self] in
+            ticking.withLock { $0 = false }
+            publish()
         }
     }
 

@@ -71,6 +71,7 @@ footer { margin-top: 14px; font-size: 13px; color: #aaa; display: flex; gap: 16p
   const $ = (id) => document.getElementById(id);
   const lcd = $("lcd"), wheel = $("wheel"), status = $("status"), login = $("login");
   const STEP = 20;            // degrees per wheel step (for the click sound; the server counts its own)
+  const SLACK_MS = 1500;      // how far the page runs the elapsed time past the service's last word (it sends it each second)
   const TAP_TRAVEL = 10;      // a ring touch that turns less than this is a button
   const RING_HOLD_MS = 400;   // a still ring touch this long holds its button down until release
   const STILL = 3;            // …still: it turned less than this many degrees
@@ -154,7 +155,10 @@ footer { margin-top: 14px; font-size: 13px; color: #aaa; display: flex; gap: 16p
   }
   function progress() {
     if (!np) return;
-    const elapsed = Math.min(np.duration, np.elapsed + (np.state === "play" ? performance.now() - npAt : 0));
+    // The service's own clock, run on at most as far as the service runs it (its snapshot's slack): with
+    // no audio output the service's time stands, and so does the page's.
+    const ran = np.state === "play" ? Math.min(performance.now() - npAt, SLACK_MS) : 0;
+    const elapsed = Math.min(np.duration, np.elapsed + ran);
     $("np-elapsed").textContent = mmss(elapsed);
     $("np-remaining").textContent = "-" + mmss(np.duration - elapsed);
     $("np-progress").style.width = (np.duration ? 100 * elapsed / np.duration : 0) + "%";

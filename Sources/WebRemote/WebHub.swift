@@ -52,6 +52,10 @@ final class WebHub: @unchecked Sendable {
     }
 
     /// A browser gave the password (or needs none): it gets its token, the frame and Now Playing.
+    /// How far the elapsed time runs on past the service's last Now Playing (which comes every second
+    /// while playing): where the service's own time stands (no audio output), the page's stops too.
+    static let elapsedSlackMS = 1500
+
     func admitted(_ s: WebSocketSession) {
         loop.preconditionInEventLoop()
         let token = options.needsPassword ? Self.newToken() : nil
@@ -61,8 +65,9 @@ final class WebHub: @unchecked Sendable {
         if let frame { s.send(WebMessages.frame(frame, charset: charset, backlight: backlight, seq: seq)) }
         if var np = nowPlaying {
             if np.state == .play {
+                // As the page does: at most `elapsedSlackMS` past the service's last word.
                 let ran = Int((NIODeadline.now().uptimeNanoseconds - nowPlayingAt) / 1_000_000)
-                np.elapsedMS = min(np.durationMS, np.elapsedMS + ran)
+                np.elapsedMS = min(np.durationMS, np.elapsedMS + min(ran, Self.elapsedSlackMS))
             }
             s.send(WebMessages.nowPlaying(np, artToken: token))
         }

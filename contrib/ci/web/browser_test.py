@@ -62,15 +62,16 @@ def golden(name, png_bytes):
     check(diff <= 0.005, f"the LCD area matches {name} ({diff:.2%} of pixels differ)")
 
 
-def start_service(music, work, lcd, password=None):
+def start_service(music, work, lcd, password=None, output="null", env=None, name=None):
     """`clickwheel run` with the web remote on a free port: (process, control socket, page URL, log file)."""
-    sock, port = str(work / f"socket-{lcd}"), free_port()
-    log = open(work / f"service-{lcd}.log", "wb")
+    name = name or lcd
+    sock, port = str(work / f"socket-{name}"), free_port()
+    log = open(work / f"service-{name}.log", "wb")
     service = subprocess.Popen(
-        [str(BIN), "run", "--music", str(music), "--db", str(work / f"library-{lcd}.sqlite"), "--socket", sock,
-         "--display", "none", "--input", "none", "--output", "null", "--lcd", lcd, "--web", f"127.0.0.1:{port}"],
+        [str(BIN), "run", "--music", str(music), "--db", str(work / f"library-{name}.sqlite"), "--socket", sock,
+         "--display", "none", "--input", "none", "--output", output, "--lcd", lcd, "--web", f"127.0.0.1:{port}"],
         stdin=subprocess.DEVNULL, stdout=log, stderr=log,
-        env=dict(os.environ, **({"CLICKWHEEL_PASSWORD": password} if password else {})))
+        env=dict(os.environ, **(env or {}), **({"CLICKWHEEL_PASSWORD": password} if password else {})))
     return service, sock, f"http://127.0.0.1:{port}/", log
 
 
@@ -91,6 +92,7 @@ def main():
     make_library(music)
     service, sock, url, log = start_service(music, work, "20x4")
     small = None
+    stalled = None
     driver = None
     try:
         mpd = wait_for(lambda: (os.path.exists(sock) and MPD(sock)) or None, timeout=20)
@@ -298,12 +300,36 @@ def main():
         small_png = driver.find_element(By.ID, "lcd").screenshot_as_png
         (ARTIFACTS / "web-remote-lcd-16x2.png").write_bytes(small_png)
         golden("lcd-16x2.png", small_png)
+
+        # A service playing to a sound server that is not there ("No audio output"): its time stands (at
+        # most its 2 s of slack past the last position), and the page's must too (it ran on by itself).
+        stalled = start_service(music, work, "20x4", output="pulse", name="no-output",
+                                env={"PULSE_SERVER": "unix:" + str(work / "no-such-server")})
+        mpd = wait_for(lambda: (os.path.exists(stalled[1]) and MPD(stalled[1])) or None, timeout=20)
+        check(wait_for(lambda: mpd.screen("music.songs")["count"] == "6", timeout=20), "no output: the library is indexed")
+        driver.get(stalled[2])
+        check(wait_for(lambda: js("return window.cw && window.cw.frames") > 0), "no output: the page receives frames")
+        for cmd in ["clear", 'add "Blue Album"', "play 0"]:
+            mpd(cmd)
+        check(wait_for(lambda: js("return document.getElementById('np-title').textContent") == "Aria", timeout=5),
+              "no output: Now Playing shows the title")
+        time.sleep(5)
+
+        def seconds(text):
+            m, _, s = text.strip().lstrip("-").partition(":")
+            return int(m) * 60 + int(s)
+        page = seconds(js("return document.getElementById('np-elapsed').textContent"))
+        service_s = float(dict(mpd("status")).get("elapsed", "0"))
+        check(abs(page - service_s) <= 1.5, f"with no audio output the page's clock follows the service's "
+              f"(page {page} s, status {service_s:.2f} s)")
     finally:
         if driver:
             driver.quit()
         stop_service(service, log)
         if small:
             stop_service(small[0], small[3])
+        if stalled:
+            stop_service(stalled[0], stalled[3])
         if failures:
             for f in sorted(work.glob("service-*.log")):
                 print(f.name, f.read_text()[-3000:])
