@@ -186,4 +186,48 @@ import Testing
         let lengths = try pool.read { try Int.fetchAll($0, sql: "SELECT samples FROM tracks WHERE path LIKE 'mutants/%'") }
         #expect(lengths.allSatisfy { $0 >= 0 }, "no negative length")
     }
+
+    /// An `.m4b` with chapters (ffmpeg writes both a Nero `chpl` atom and a QuickTime chapter track):
+    /// indexed as an audiobook part whose chapters the device shows and skips as it does an MP3's CHAP.
+    @Test func chaptersOfAnM4BAreIndexed() throws {
+        let wav = dir.file("src.wav").path
+        try tone(wav, samples: 441_000)
+        let meta = dir.file("chapters.txt").path
+        try Data(
+            """
+            ;FFMETADATA1
+            title=Part One
+            album=The Book
+            [CHAPTER]
+            TIMEBASE=1/1000
+            START=0
+            END=3000
+            title=Opening
+            [CHAPTER]
+            TIMEBASE=1/1000
+            START=3000
+            END=7500
+            title=Die Räder
+            [CHAPTER]
+            TIMEBASE=1/1000
+            START=7500
+            END=10000
+            title=Closing
+
+            """.utf8
+        ).write(to: URL(fileURLWithPath: meta))
+        try FileManager.default.createDirectory(atPath: music, withIntermediateDirectories: true)
+        try run("ffmpeg", ["-v", "error", "-y", "-i", wav, "-i", meta, "-map_metadata", "1", "-map_chapters", "1",
+            "-c:a", "aac", "-b:a", "64k", "-f", "ipod", music + "/Part One.m4b"])
+        let pool = try LibraryDatabase.open(at: dir.file("lib.sqlite").path)
+        try index(music, into: pool)
+        let r = try row(pool, "Part One.m4b")
+        #expect(flag(r, "is_audiobook") && text(r, "album") == "The Book" && int(r, "samples") == 441_000)
+        let id: Int64 = try #require(r["id"])
+        let chapters = try LibraryStore(pool).chapters(of: id)
+        #expect(chapters == [
+            Chapter(startMS: 0, endMS: 3000, title: "Opening"), Chapter(startMS: 3000, endMS: 7500, title: "Die Räder"),
+            Chapter(startMS: 7500, endMS: 10000, title: "Closing"),
+        ])
+    }
 }
