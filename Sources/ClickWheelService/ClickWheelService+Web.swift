@@ -69,6 +69,9 @@ extension ClickWheelService {
             if let p = art.picture, let bytes = read(file, offset: p.offset, size: p.size) {
                 return WebArtwork(mime: p.mime, bytes: bytes)
             }
+            if art.picture == nil, let encoded = EmbeddedPictures.read(path: file) {
+                return WebArtwork(mime: encoded.mime, bytes: encoded.bytes)
+            }
             guard let cover = ControlCommands.coverFile(musicFolder: music, songFile: art.file),
                 let bytes = read(cover, offset: 0, size: 8 << 20)
             else { return nil }
@@ -163,6 +166,7 @@ final class WebNowPlayingFeed: Sendable {
             var hasArt = false
             if let song, let art = try? catalog.artwork(path: song.path) {
                 hasArt = art.picture != nil || ControlCommands.coverFile(musicFolder: music, songFile: art.file) != nil
+                    || EmbeddedPictures.read(path: Array(music.utf8) + [UInt8(ascii: "/")] + art.file) != nil
             }
             entry = (id, song, hasArt)
             cached.withLock { $0 = entry }

@@ -230,4 +230,22 @@ import Testing
             Chapter(startMS: 7500, endMS: 10000, title: "Closing"),
         ])
     }
+
+    /// A picture Ogg stores encoded (opusenc's `--picture`: base64 METADATA_BLOCK_PICTURE in OpusTags) is
+    /// marked as artwork by the index and read again, whole, for `readpicture` and the web remote.
+    @Test func anEncodedOggPictureIsReadAgainFromTheFile() throws {
+        let wav = dir.file("src48.wav").path
+        try tone(wav, samples: 48_000, rate: 48000)
+        let cover = dir.file("cover.png").path
+        try Data(Self.png).write(to: URL(fileURLWithPath: cover))
+        try FileManager.default.createDirectory(atPath: music, withIntermediateDirectories: true)
+        try run("opusenc", ["--quiet", "--picture", "3|image/png||1x1x24|" + cover, wav, music + "/Cover.opus"])
+        let pool = try LibraryDatabase.open(at: dir.file("lib.sqlite").path)
+        try index(music, into: pool)
+        let r = try row(pool, "Cover.opus")
+        #expect(flag(r, "has_artwork") && text(r, "artwork_mime") == "image/png" && int(r, "artwork_offset") == nil)
+        let picture = try #require(EmbeddedPictures.read(path: Array((music + "/Cover.opus").utf8)))
+        #expect(picture.mime == "image/png" && picture.bytes == Self.png)
+        #expect(EmbeddedPictures.read(path: Array((music + "/none.opus").utf8)) == nil)
+    }
 }

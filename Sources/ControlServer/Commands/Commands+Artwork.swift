@@ -28,7 +28,19 @@ extension ControlCommands {
         guard let uri = try? MusicPath.normalize(req.arguments[0], command: "readpicture"), !uri.isEmpty,
             let art = try libraryCall({ try ctx.catalog.artwork(path: uri) })
         else { throw .noExist("No such song") }
-        guard let picture = art.picture else { return }  // no picture: a bare OK, as in MPD
+        guard let picture = art.picture else {
+            // A picture stored encoded (Ogg's base64 METADATA_BLOCK_PICTURE), read again; else none:
+            // a bare OK, as in MPD.
+            guard let encoded = EmbeddedPictures.read(path: Array(ctx.musicFolder.utf8) + [slash] + art.file) else {
+                return
+            }
+            let total = encoded.bytes.count
+            guard offset <= total else { throw .argument("Offset too large") }
+            w.field("size", total)
+            w.field("type", encoded.mime)
+            w.binary(Data(encoded.bytes[offset..<min(total, offset + ctx.client.binaryLimit)]))
+            return
+        }
         try sendChunk(
             of: Array(ctx.musicFolder.utf8) + [slash] + art.file, from: picture.offset, size: picture.size, offset: offset,
             mime: picture.mime, ctx.client.binaryLimit, &w)
