@@ -69,33 +69,6 @@ struct LCDprocDisplayTests {
         #expect(shown?.first?.hasPrefix("After restart") == true, "the client came back by itself")
     }
 
-    @Test func aFrozenLCDdNeverHoldsTheCallerAndGetsTheLatestFrameBack() async throws {
-        let client = try LCDprocDisplay(host: LCDd.host, port: LCDd.port)
-        let display = try ThreadedDisplay(client, name: "lcdproc-test")
-        defer { display.close() }
-        let (columns, rows) = LCDd.size
-        try display.show(frame(["Before the freeze"], columns: columns, rowCount: rows))
-        #expect(try await LCDd.waitForFrame { $0.first?.hasPrefix("Before the freeze") == true } != nil)
-        try LCDd.freeze()
-        defer { LCDd.resume() }
-        // Each `show` only hands the frame over: with LCDd frozen, the writer waits out its receive
-        // timeout on one frame while the rest replace one another in the mailbox.
-        let before = display.counts
-        for i in 0..<200 { try? display.show(frame(["Frozen \(i)"], columns: columns, rowCount: rows)) }
-        // Past the connection's 2 s receive timeout: the writer drops the connection and retries.
-        for i in 200..<230 {
-            try? display.show(frame(["Frozen \(i)"], columns: columns, rowCount: rows))
-            try await Task.sleep(for: .milliseconds(100))
-        }
-        let during = display.counts
-        #expect(during.shown - before.shown == 230)
-        #expect(during.written - before.written < 30, "frames coalesce while LCDd is away: \(before) -> \(during)")
-        LCDd.resume()
-        let shown = try await LCDd.waitForFrame(seconds: 15) { $0.first?.hasPrefix("Frozen 229") == true }
-        #expect(shown?.first?.hasPrefix("Frozen 229") == true, "the latest frame reaches LCDd once it is back")
-        #expect(display.counts.written - during.written < 10, "the latest frame, not every frame")
-    }
-
     @Test func theDebugLCDPatternRunsOnLCDd() async throws {
         let display = try LCDprocDisplay(host: LCDd.host, port: LCDd.port)
         defer { display.close() }
@@ -133,5 +106,43 @@ struct LCDprocBigClockTests {
         let after = try await LCDd.waitForFrame { $0.first?.hasPrefix("Extras") == true }
         let leftover = (after ?? []).dropFirst().joined().contains { $0 == "_" || $0 == "|" }
         #expect(after?.first?.hasPrefix("Extras") == true && !leftover, "the num widgets are gone: \(after ?? [])")
+    }
+}
+
+/// LCDd frozen by SIGSTOP under a `ThreadedDisplay`. Its own suite: freezing LCDd would stall every other
+/// LCDd test running beside it, so contrib/ci/lcdd-tests.sh runs it alone, after the others.
+@Suite(.serialized, .enabled(if: LCDd.isRunning, LCDd.skipNote))
+struct LCDdFreezeDisplayTests {
+    private func frame(_ rows: [String], columns: Int, rowCount: Int) -> Frame {
+        var f = Frame(columns: columns, rows: rowCount)
+        for (i, text) in rows.enumerated() where i < rowCount { f.put(text, row: i, charset: .latin1) }
+        return f
+    }
+
+    @Test func aFrozenLCDdNeverHoldsTheCallerAndGetsTheLatestFrameBack() async throws {
+        let client = try LCDprocDisplay(host: LCDd.host, port: LCDd.port)
+        let display = try ThreadedDisplay(client, name: "lcdproc-test")
+        defer { display.close() }
+        let (columns, rows) = LCDd.size
+        try display.show(frame(["Before the freeze"], columns: columns, rowCount: rows))
+        #expect(try await LCDd.waitForFrame { $0.first?.hasPrefix("Before the freeze") == true } != nil)
+        try LCDd.freeze()
+        defer { LCDd.resume() }
+        // Each `show` only hands the frame over: with LCDd frozen, the writer waits out its receive
+        // timeout on one frame while the rest replace one another in the mailbox.
+        let before = display.counts
+        for i in 0..<200 { try? display.show(frame(["Frozen \(i)"], columns: columns, rowCount: rows)) }
+        // Past the connection's 2 s receive timeout: the writer drops the connection and retries.
+        for i in 200..<230 {
+            try? display.show(frame(["Frozen \(i)"], columns: columns, rowCount: rows))
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        let during = display.counts
+        #expect(during.shown - before.shown == 230)
+        #expect(during.written - before.written < 30, "frames coalesce while LCDd is away: \(before) -> \(during)")
+        LCDd.resume()
+        let shown = try await LCDd.waitForFrame(seconds: 15) { $0.first?.hasPrefix("Frozen 229") == true }
+        #expect(shown?.first?.hasPrefix("Frozen 229") == true, "the latest frame reaches LCDd once it is back")
+        #expect(display.counts.written - during.written < 10, "the latest frame, not every frame")
     }
 }

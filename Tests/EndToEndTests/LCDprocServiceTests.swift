@@ -49,19 +49,33 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: tmp.path + "/socket"))
     }
 
+    @Test(.enabled(if: available, "needs LCDd: run contrib/ci/lcdd-tests.sh"))
+    func debugLCDShowsItsTestPattern() throws {
+        let host = Self.environment["CW_LCDD_HOST"] ?? "127.0.0.1"
+        let r = try ChildProcess.run(TerminalDemoTests.binary, [
+            "debug", "lcd", "--display", "lcdproc", "--lcdproc", "\(host):\(Self.environment["CW_LCDD_PORT"]!)",
+        ])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stdout.contains("backlight off, then on"))
+    }
+}
+
+/// The service with LCDd frozen by SIGSTOP. Its own suite: freezing LCDd would stall every other LCDd
+/// test running beside it, so contrib/ci/lcdd-tests.sh runs it alone, after the others.
+@Suite(.serialized) struct LCDdFreezeServiceTests {
     /// A frozen LCDd (SIGSTOP: it accepts connections and answers nothing) must not hold the engine:
     /// wheel turns and socket commands go on at their usual pace while the display's writer waits, and
     /// the latest frame reaches LCDd once it is back. Before the display had a thread of its own, each
     /// round that drew while LCDd was frozen waited out the 2 s receive timeout or a reconnect.
-    @Test(.enabled(if: available, "needs LCDd: run contrib/ci/lcdd-tests.sh"))
+    @Test(.enabled(if: LCDprocServiceTests.available, "needs LCDd: run contrib/ci/lcdd-tests.sh"))
     func aFrozenLCDdDoesNotHoldTheEngine() throws {
         let tmp = FileManager.default.temporaryDirectory.appendingPathComponent("cw-lcdd-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: tmp, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: tmp) }
         let music = TerminalDemoTests.root.appendingPathComponent("Tests/LibraryTests/Fixtures/music").path
-        let host = Self.environment["CW_LCDD_HOST"] ?? "127.0.0.1"
+        let host = LCDprocServiceTests.environment["CW_LCDD_HOST"] ?? "127.0.0.1"
         let child = try ChildProcess(TerminalDemoTests.binary, [
-            "run", "--display", "lcdproc", "--lcdproc", "\(host):\(Self.environment["CW_LCDD_PORT"]!)", "--input", "none",
+            "run", "--display", "lcdproc", "--lcdproc", "\(host):\(LCDprocServiceTests.environment["CW_LCDD_PORT"]!)", "--input", "none",
             "--output", "null", "--music", music, "--db", tmp.path + "/lib.sqlite", "--socket", tmp.path + "/socket",
         ])
         defer {
@@ -75,8 +89,8 @@ import Testing
         }
         let client = try #require(connected, "the service never listened")
         _ = client.response()
-        _ = Self.waitFor(">Music")
-        let pidText = try String(contentsOfFile: Self.environment["CW_LCDD_DIR"]! + "/lcdd.pid", encoding: .utf8)
+        _ = LCDprocServiceTests.waitFor(">Music")
+        let pidText = try String(contentsOfFile: LCDprocServiceTests.environment["CW_LCDD_DIR"]! + "/lcdd.pid", encoding: .utf8)
         let lcdd = try #require(pid_t(pidText.trimmingCharacters(in: .whitespacesAndNewlines)))
         #expect(kill(lcdd, SIGSTOP) == 0)
         defer { kill(lcdd, SIGCONT) }
@@ -91,17 +105,7 @@ import Testing
         #expect(slow <= 2, "\(slow) of 20 rounds waited a second or more for the engine while LCDd was frozen")
         #expect(client.roundTrip("wheel 1").hasSuffix("OK\n"))
         kill(lcdd, SIGCONT)
-        let frame = Self.waitFor(">Podcasts")
+        let frame = LCDprocServiceTests.waitFor(">Podcasts")
         #expect(frame.contains(">Podcasts"), "the display caught up with the latest frame")
-    }
-
-    @Test(.enabled(if: available, "needs LCDd: run contrib/ci/lcdd-tests.sh"))
-    func debugLCDShowsItsTestPattern() throws {
-        let host = Self.environment["CW_LCDD_HOST"] ?? "127.0.0.1"
-        let r = try ChildProcess.run(TerminalDemoTests.binary, [
-            "debug", "lcd", "--display", "lcdproc", "--lcdproc", "\(host):\(Self.environment["CW_LCDD_PORT"]!)",
-        ])
-        #expect(r.status == 0, "\(r.stderr)")
-        #expect(r.stdout.contains("backlight off, then on"))
     }
 }
