@@ -118,13 +118,25 @@ public final class ClickWheelService: Sendable {
         let player = AudioPlayer(output: .several(ConfiguredOutputs.descriptors(c, logger: logger)), logger: logger)
         let outputs = ConfiguredOutputs(c, player: player)
         let shell = PlaybackShell(player: player, library: library, musicFolder: c.music, logger: logger)
-        let loop = EngineLoop(engine: engine, display: display, stores: stores, playback: shell, logger: logger)
+        let scanner = BackgroundScanner(folder: c.music, pool: pool, logger: logger)
+        let snapcastControl = c.snapcastControlAddress.map { address in
+            SnapcastControl(host: address.host, port: address.port, eventLoop: eventLoop, logger: logger) { rooms, state in
+                outputs.roomsChanged(rooms, server: state)
+            }
+        }
+        let evdev = DeviceSetup.evdev(c, logger: logger)
+        let changes = IdleListeners()
+        let syncedFile = c.clockSyncedFile
+        var wiring = EngineWiring(
+            rescan: { scanner.start() }, changes: changes,
+            powerCommands: [.shutDown: c.shutdownCommand, .restart: c.restartCommand],
+            clockSynced: { SystemClock.isSynchronised(syncedFile: syncedFile) })
+        if snapcastControl != nil { wiring.speakerCommands = { outputs.perform($0) } }
+        wiring.wheelCalibration = WheelCalibrationLink(evdev: evdev, config: c, configFile: options.configFile, logger: logger)
+        let loop = EngineLoop(engine: engine, display: display, stores: stores, playback: shell, wiring: wiring, logger: logger)
         lateLoop.set(loop)
         let nowPlaying = web.map { WebNowPlayingFeed(remote: $0, loop: loop, catalog: Catalog(pool), music: c.music) }
-        let syncedFile = c.clockSyncedFile
-        loop.clockSynced = { SystemClock.isSynchronised(syncedFile: syncedFile) }
 
-        let scanner = BackgroundScanner(folder: c.music, pool: pool, logger: logger)
         scanner.onProgress = { count in loop.post(.scanning(count: count, at: MonotonicClock.now())) }
         scanner.onFinished = { changed in
             loop.post(.scanning(count: nil, at: MonotonicClock.now()))
@@ -140,23 +152,14 @@ public final class ClickWheelService: Sendable {
             web?.stop()
             throw error
         }
-        loop.rescan = { scanner.start() }
-        loop.listener = { server.notify($0); nowPlaying?.changed($0) }
+        changes.add { server.notify($0) }
+        if let nowPlaying { changes.add { nowPlaying.changed($0) } }
         outputs.notify.withLock { $0 = .init { server.notify($0) } }
-        let snapcastControl = c.snapcastControlAddress.map { address in
-            SnapcastControl(host: address.host, port: address.port, eventLoop: eventLoop, logger: logger) { rooms, state in
-                outputs.roomsChanged(rooms, server: state)
-            }
-        }
         if let snapcastControl {
             outputs.control.withLock { $0 = snapcastControl }
             outputs.onSpeakers.withLock { $0 = .init { loop.post(.speakers($0, at: MonotonicClock.now())) } }
-            loop.speakerCommands = { outputs.perform($0) }
             outputs.publishSpeakers()
         }
-        loop.powerCommands = [.shutDown: c.shutdownCommand, .restart: c.restartCommand]
-        let evdev = DeviceSetup.evdev(c, logger: logger)
-        loop.wheelCalibration = WheelCalibrationLink(evdev: evdev, config: c, configFile: options.configFile, logger: logger)
 
         var restore: ResumeState?
         do {

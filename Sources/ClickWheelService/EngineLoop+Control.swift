@@ -31,7 +31,7 @@ extension EngineLoop: PlayerStateSource {
     public func libraryEdited(_ subsystems: MPDIdleSubsystems) {
         queue.async { [self] in
             handle(.libraryChanged(at: MonotonicClock.now()))
-            listener?(subsystems)
+            listener(subsystems)
         }
     }
 

@@ -5,7 +5,7 @@ import Devices
 import Foundation
 import Library
 public import Logging
-public import MPDProtocol
+import MPDProtocol
 public import Playback
 import Synchronization
 
@@ -45,26 +45,28 @@ public final class EngineLoop: @unchecked Sendable {
     /// publication count shifted left by one, the low bit set while playing. Written on the queue only.
     private let publications = Atomic<UInt64>(0)
     private var publicationCount: UInt64 = 0
-    /// Starts a library scan (`Effect.rescanLibrary`, MPD's `update`); set before `start`.
-    public var rescan: @Sendable () -> Void = {}
-    /// Who hears about changes (the control server's idle clients); set before `start`.
-    public var listener: (@Sendable (MPDIdleSubsystems) -> Void)?
-    /// Main menu → Speakers' commands (the Snapcast rooms, This Pi); set before `start`.
-    var speakerCommands: (@Sendable (SpeakerCommand) -> Void)?
-    /// Settings → Shut Down / Restart run these (`/bin/sh -c`); set before `start`, or on the queue.
-    public var powerCommands: [PowerAction: String] = [:]
-    /// Settings → Wheel's raw input and saving; set before `start`, or on the queue (nil: nothing to
-    /// read, and a Save is answered "not written").
-    var wheelCalibration: WheelCalibrationLink?
-    /// Whether the wall clock is synchronised (the alarms ring only then): `SystemClock.isSynchronised`
-    /// with the configuration's `clock_synced_file`, the seam tests set; set before `start`.
-    public var clockSynced: @Sendable () -> Bool = { SystemClock.kernelSaysSynchronised() }
-    /// The wall clock, Unix milliseconds (tests may move it; the service reads the system's).
-    public var unixMS: @Sendable () -> Int64 = { ResumeStore.nowMS() }
+    /// What the loop calls out to (`EngineWiring`), fixed when it is made.
+    let rescan: @Sendable () -> Void
+    let listener: IdleListeners
+    let speakerCommands: (@Sendable (SpeakerCommand) -> Void)?
+    let wheelCalibration: WheelCalibrationLink?
+    let clockSynced: @Sendable () -> Bool
+    let unixMS: @Sendable () -> Int64
+    /// Settings → Shut Down / Restart run these (`/bin/sh -c`); a configuration reload changes them, on
+    /// the queue.
+    var powerCommands: [PowerAction: String]
 
     public init(
-        engine: Engine, display: (any TextDisplay)?, stores: EngineStores, playback: any PlaybackPort, logger: Logger
+        engine: Engine, display: (any TextDisplay)?, stores: EngineStores, playback: any PlaybackPort,
+        wiring: EngineWiring = EngineWiring(), logger: Logger
     ) {
+        rescan = wiring.rescan
+        listener = wiring.changes
+        speakerCommands = wiring.speakerCommands
+        wheelCalibration = wiring.wheelCalibration
+        clockSynced = wiring.clockSynced
+        unixMS = wiring.unixMS
+        powerCommands = wiring.powerCommands
         self.engine = engine
         self.display = display
         self.stores = stores
@@ -138,7 +140,7 @@ public final class EngineLoop: @unchecked Sendable {
         queue.async { [self] in
             runningJob = nil
             publish()
-            listener?(libraryChanged ? [.database, .update] : [.update])
+            listener(libraryChanged ? [.database, .update] : [.update])
         }
     }
 
@@ -207,7 +209,7 @@ public final class EngineLoop: @unchecked Sendable {
             switch effect {
             case .render(let frame):
                 do { try display?.show(frame) } catch { logger.error("display: \(error)") }
-                listener?(.screen)
+                listener(.screen)
             case .playback(let command):
                 playback.perform(command) { engine.entry(after: $0) }
             case .persist(let settings):
@@ -221,7 +223,7 @@ public final class EngineLoop: @unchecked Sendable {
             case .rescanLibrary:
                 rescan()
             case .notify(let subsystem):
-                listener?(MPDIdleSubsystems(subsystem))
+                listener(MPDIdleSubsystems(subsystem))
             case .click(let level):
                 if level != .off { playback.click(volume: level == .loud ? 80 : 35) }
             case .checkpoint(let state):
@@ -280,7 +282,7 @@ public final class EngineLoop: @unchecked Sendable {
             runningJob = updateJobs
             publish()
             rescan()
-            listener?(.update)
+            listener(.update)
         }
         return runningJob ?? updateJobs
     }
@@ -310,7 +312,7 @@ public final class EngineLoop: @unchecked Sendable {
     private func listeningChanged() {
         guard stores.playState != nil else { return }
         post(.libraryChanged(at: MonotonicClock.now()))
-        listener?([.sticker, .storedPlaylist])
+        listener([.sticker, .storedPlaylist])
     }
 
     /// A write to the library database; a failure is one log line and the service goes on.

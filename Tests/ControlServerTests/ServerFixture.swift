@@ -46,7 +46,14 @@ final class ServerFixture: @unchecked Sendable {
 
     /// The service's own engine loop over the fixture library, with a recording playback port and no
     /// stores (nothing a test does is kept); a library update ends at once (the fixture never changes).
-    static func makeLoop(volume: Int = 40) -> (loop: EngineLoop, playback: RecordingPlayback) {
+    /// The loop a scan request answers at once (no library scan here): set once the loop is made.
+    final class LoopBox: @unchecked Sendable {  // written once, before the loop starts
+        weak var loop: EngineLoop?
+    }
+
+    static func makeLoop(volume: Int = 40, changes: IdleListeners = IdleListeners()) -> (
+        loop: EngineLoop, playback: RecordingPlayback
+    ) {
         var settings = Settings()
         settings.volume = volume
         let engine = Engine(
@@ -56,8 +63,11 @@ final class ServerFixture: @unchecked Sendable {
         let playback = RecordingPlayback()
         var quiet = Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() })
         quiet.logLevel = .critical
-        let loop = EngineLoop(engine: engine, display: nil, stores: EngineStores(), playback: playback, logger: quiet)
-        loop.rescan = { [weak loop] in loop?.scanFinished(libraryChanged: false) }
+        let box = LoopBox()
+        let wiring = EngineWiring(rescan: { box.loop?.scanFinished(libraryChanged: false) }, changes: changes)
+        let loop = EngineLoop(
+            engine: engine, display: nil, stores: EngineStores(), playback: playback, wiring: wiring, logger: quiet)
+        box.loop = loop
         return (loop, playback)
     }
 
@@ -76,7 +86,8 @@ final class ServerFixture: @unchecked Sendable {
         dir = URL(fileURLWithPath: "/tmp").appendingPathComponent("cws-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         socket = dir.appendingPathComponent("socket").path
-        (loop, playback) = Self.makeLoop(volume: volume)
+        let changes = IdleListeners()
+        (loop, playback) = Self.makeLoop(volume: volume, changes: changes)
         var logger = Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() })
         logger.logLevel = .critical
         server = ControlServer(
@@ -84,7 +95,7 @@ final class ServerFixture: @unchecked Sendable {
                 password: password), eventLoop: MultiThreadedEventLoopGroup.singleton.next(), limits: limits, logger: logger, releaseMemory: releaseMemory,
             releaseInterval: releaseInterval)
         let server = self.server
-        loop.listener = { server.notify($0) }
+        changes.add { server.notify($0) }
         loop.start()
         try server.start(socketPath: socket)
     }
