@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The module rules of DESIGN, checked with grep over every `import` in Sources/ and contrib/bench/ and a
+# The module rules of README.md's "Architecture in ten lines" (and the doc comments of ClickWheelService), checked with grep over every `import` in Sources/ and contrib/bench/ and a
 # read of Package.swift. Prints one line per violation (file:line: rule) and exits 1 when there is any.
 #
 #   1. Pure modules: ClickWheelCore, MPDProtocol and AudioFormats (the format parsers) import only Swift's own modules (Synchronization,
