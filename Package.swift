@@ -239,7 +239,7 @@ let package = Package(
         .testTarget(
             name: "WebRemoteTests",
             dependencies: [
-                "WebRemote", "ClickWheelCore", "ClickWheelTestKit",
+                "WebRemote", "ClickWheelCore",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
