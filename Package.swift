@@ -229,6 +229,15 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict),
+        // The composed service's own parts (the engine loop's wiring, the Snapcast control client's codec);
+        // the service as a whole is driven by ControlServerTests and EndToEndTests.
+        .testTarget(
+            name: "ClickWheelServiceTests",
+            dependencies: [
+                "ClickWheelService", "ClickWheelCore", "ClickWheelTestKit", "Devices", "MPDProtocol", "Playback",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict),
         .testTarget(name: "ClickWheelConfigTests", dependencies: ["ClickWheelConfig", "ClickWheelCore", "ClickWheelTestKit"], swiftSettings: strict),
         // End to end: the real binary in tmux (needs only the built executable).
         .testTarget(name: "EndToEndTests", dependencies: ["ClickWheelTestKit"], exclude: ["Transcripts"], swiftSettings: strict),
