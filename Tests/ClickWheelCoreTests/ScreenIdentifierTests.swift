@@ -4,9 +4,9 @@ import Foundation
 import Testing
 
 /// The `screen` extension's `menu:` names: one per kind of screen, the same however it was reached,
-/// written as README.md lists them.
+/// written as doc/control-socket.md lists them.
 @Suite struct ScreenIdentifierTests {
-    /// Every kind of screen there is, with the name README.md gives it.
+    /// Every kind of screen there is, with the name doc/control-socket.md gives it.
     static let named: [(Destination, String)] = {
         let row = BrowseRow(id: 1, kind: .song, title: "x", initial: "X")
         var all: [(Destination, String)] = [
@@ -42,9 +42,10 @@ import Testing
         return all
     }()
 
-    @Test func namesAreDistinctDottedLowerCaseWordsListedInTheReadme() throws {
+    @Test func namesAreDistinctDottedLowerCaseWordsListedInTheManual() throws {
         let tests = URL(filePath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        let readme = try String(contentsOf: tests.deletingLastPathComponent().appending(path: "README.md"), encoding: .utf8)
+        let manual = tests.deletingLastPathComponent().appending(path: "doc/control-socket.md")
+        let readme = try String(contentsOf: manual, encoding: .utf8)
         var seen = Set<String>()
         let made = Self.named.map { MenuCatalog.identifier(of: $0.0) } + [MenuCatalog.wheelSetupIdentifier]
         #expect(made == Self.named.map(\.1) + ["settings.wheel"])
@@ -52,7 +53,7 @@ import Testing
             #expect(seen.insert(made).inserted, "\(made) twice")
             let words = made.split(separator: ".", omittingEmptySubsequences: false)
             #expect(words.allSatisfy { !$0.isEmpty && $0.allSatisfy { $0 >= "a" && $0 <= "z" } }, "\(made)")
-            #expect(readme.contains("`\(made)`"), "README.md does not list \(made)")
+            #expect(readme.contains("`\(made)`"), "doc/control-socket.md does not list \(made)")
         }
         // The name is the kind of screen: another title or row id gives the same.
         let a = ListScreen(title: "ABBA", source: .library(.albumsOfArtist(1)))

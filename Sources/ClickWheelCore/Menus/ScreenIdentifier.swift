@@ -6,7 +6,7 @@
 /// Music menu first reaches it (`music.artists.albums`: an artist's albums, however it was reached,
 /// from Artists, a context menu's Browse Artist or Search). A screen outside the tree has a name of
 /// its own (`nowplaying`, `context`, `search`). Names are only ever added; one in use never changes
-/// meaning. README.md's extension-commands section lists them.
+/// meaning. doc/control-socket.md's Screen names lists them.
 extension MenuCatalog {
     /// The name of the screen `destination` shows.
     public static func identifier(of destination: Destination) -> String {
