@@ -89,8 +89,10 @@ public struct TrackMetadata: Equatable, Sendable {
 
 /// A file that was skipped, or indexed with a problem, and why.
 public struct ScanProblem: Equatable, Sendable, Codable {
-    /// A stable keyword: empty, not-audio, appledouble, unreadable, vanished (skipped);
-    /// junk-before-audio, truncated, invalid-text, tag-overflow, invalid-filename (indexed).
+    /// A stable keyword: empty, not-audio, appledouble, unreadable, vanished, unsupported-format (a
+    /// format ClickWheel does not play), unsupported (a codec or variant of a format it does), damaged
+    /// (skipped); junk-before-audio, truncated, invalid-text, tag-overflow, invalid-filename,
+    /// length-unknown, damaged (indexed).
     public var kind: String
     /// One line for a person.
     public var reason: String
