@@ -231,7 +231,7 @@ public final class EngineLoop: @unchecked Sendable {
             case .played(let track, let ms):
                 // With a checkpoint of now, in one transaction: the position stored for resume is past the
                 // point where the play counted, so a kill before the next regular checkpoint cannot bring
-                // the track back before that point to be counted a second time (found by the soak).
+                // the track back before that point to be counted a second time.
                 if let resume = stores.resume, let playState = stores.playState {
                     let state = engine.resumeState
                     store("cannot count a play") { try resume.save(state, alongWith: playState.countPlay(track)) }

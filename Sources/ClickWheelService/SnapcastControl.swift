@@ -12,8 +12,9 @@ import Synchronization
 ///
 /// A server that is down, restarts or refuses: one log line when it goes (and one when it is back), a
 /// new attempt after a second, then less often (each wait twice the last, at most `maxRetryDelay`: an
-/// attempt costs the loop about half a millisecond of CPU, which once a second for good, with a control
-/// port that is off, was a third of what the snapcast output costs), the menu says "Server offline";
+/// attempt costs the loop under a millisecond of CPU, but once a second for good, with a control port
+/// that is off, that is a sizeable share of what the snapcast output itself costs; measured:
+/// contrib/bench/README.md, Measurements behind constants), the menu says "Server offline";
 /// nothing waits for it (requests made meanwhile are dropped: the menu shows the server's state again
 /// once it is back).
 ///

@@ -146,9 +146,10 @@ public final class ControlServer: Sendable {
     }
 
     /// Once a minute, when clients left in that minute, what their answers took goes back to the system
-    /// even though others stay connected. Found by the soak (contrib/soak/README.md): with 20 clients
-    /// coming and going and never all gone, the last-client trim never ran and the RSS grew 129 MiB an
-    /// hour, all of it memory glibc held free (in use 20 MiB of a 51 MiB heap; a trim gave back 30 MiB).
+    /// even though others stay connected: clients that come and go but are never all gone (Home
+    /// Assistant, a phone app that stays connected) never let the last-client trim run, and glibc
+    /// keeps what was freed, so the RSS would grow with every departed client's answers, nearly all of
+    /// it memory held free (the soak's figures: contrib/soak/README.md, The long run).
     private func startReleaseTimer() {
         releaseTimer.withLock { timer in
             guard timer == nil else { return }
@@ -166,8 +167,8 @@ public final class ControlServer: Sendable {
 
     /// The last client left: a second later, if none came back, what the clients' answers took goes back
     /// to the system (`releaseMemory`, by default glibc's `malloc_trim`; off the event loop). glibc keeps
-    /// freed memory in its arenas: after 3 never-reading and 10 reading clients left, the service held
-    /// 66.5 MiB and gave back 9 MiB to a trim (contrib/soak/README.md).
+    /// freed memory in its arenas: without a trim it stays held after the clients leave (the figures:
+    /// contrib/soak/README.md, Memory under never-reading clients).
     private func lastClientLeft() {
         let release = releaseMemory
         DispatchQueue.global(qos: .utility).asyncAfter(deadline: .now() + 1) { [weak self] in

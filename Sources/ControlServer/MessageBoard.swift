@@ -28,9 +28,9 @@ final class MessageBoard: Sendable {
     ///
     /// The closure is kept in a struct, not bare: a function value that passes through a generic `inout`
     /// (`Mutex.withLock`) is written back re-abstracted, wrapped in two more thunks, even when only read.
-    /// Kept bare, every `subscribe`, `unsubscribe` and `sendmessage` deepened the chain the next one called
-    /// through: the soak found threads 770 KiB deep in 20,000 thunk frames, their stacks and the thunks'
-    /// contexts growing with every message, towards a stack overflow (`MessageBoardTests`).
+    /// Kept bare, every `subscribe`, `unsubscribe` and `sendmessage` deepens the chain the next one calls
+    /// through: thread stacks and the thunks' contexts grow with every message, towards a stack overflow
+    /// (`MessageBoardTests`; how the soak found it: contrib/soak/README.md, Found).
     struct Sink: Sendable {
         let call: @Sendable (MPDIdleSubsystems, Set<UInt64>?) -> Void
     }

@@ -117,8 +117,8 @@ extension PulseStream {
     }
 
     /// A clock reading as a time, or nil when it cannot be one: past `Int64.max` microseconds (PA_USEC_INVALID,
-    /// or a negative interpolation wrapped around). The soak saw one around a PulseAudio restart, and the
-    /// audio thread trapped converting it to frames.
+    /// or a negative interpolation wrapped around). A server restarting can give one, and converting it to
+    /// frames would trap the audio thread.
     public static func clock(_ usec: UInt64) -> UInt64? { usec <= UInt64(Int64.max) ? usec : nil }
 
     /// The time until what is written now is heard (`pa_stream_get_latency`); nil before timing data.

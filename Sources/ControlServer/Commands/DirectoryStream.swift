@@ -13,8 +13,9 @@ import MPDProtocol
 /// folder, goes out at once.
 ///
 /// Folders are told apart by their UTF-8 bytes (`Folder`), not as strings: String's hashing and
-/// equality normalise Unicode, which is slow (most of this type's time in a 10,000-song listing) and
-/// wrong here, since a folder named in NFC and one named in NFD are two folders on disk.
+/// equality normalise Unicode, which is slow (a listing hashes every song's folder; measured:
+/// contrib/bench/README.md, Measurements behind constants) and wrong here, since a folder named in NFC
+/// and one named in NFD are two folders on disk.
 struct DirectoryStream {
     /// A directory's path (below the music folder, no trailing slash) as its UTF-8 bytes; a parent is
     /// a slice of its child's bytes, so climbing the tree copies nothing.

@@ -36,7 +36,8 @@ extension Catalog {
     /// seconds): a folder comes once, unless subfolders sort between its songs (then once per run).
     static func folderRuns(_ db: Database, filter: String, args: StatementArguments) throws -> [(folder: String, newest: Int64)] {
         // One light pass over the path index first (a GROUP BY on the folder, computed in SQL with
-        // rtrim, costs ten times more).
+        // rtrim, costs an order of magnitude more: rtrim with a set of every character of the path is
+        // quadratic per row; measured: contrib/bench/README.md, Measurements behind constants).
         // The path's bytes are compared in place (no string per row): only a new folder makes one.
         var runs: [(folder: String, newest: Int64)] = []
         var folder: [UInt8]?

@@ -31,9 +31,9 @@ public struct StoredPlaylists: Sendable {
     }
 
     /// The longest playlist MPD clients may grow with `playlistadd`: MPD's `max_playlist_length`, the
-    /// queue's limit too. Without it one client could grow a list without end, and every addition
-    /// rewrites the whole list (the soak's `playlistadd` loop reached 132,000 entries in an hour, and the
-    /// service's memory grew with the answers about it). `save` copies the queue, limited already for
+    /// queue's limit too. Without it one client could grow a list without end: every addition rewrites
+    /// the whole list, and every answer about it grows, the service's memory with them (the soak's
+    /// figures: contrib/soak/README.md, Found). `save` copies the queue, limited already for
     /// clients; a longer queue built on the wheel is saved whole.
     public static let maxLength = PlayQueue.clientLimit
 
@@ -144,7 +144,7 @@ public struct StoredPlaylists: Sendable {
 
     /// Replaces the entries; `target` keeps each track's path so a rescan can find it again. A track gone
     /// from the library since it was queued (its file deleted, the scan done) is left out: its path went with
-    /// its row, and its id would break the foreign key (the soak's `save` got SQLite error 19 as its ACK).
+    /// its row, and its id would break the foreign key (`save` would answer with SQLite's constraint error).
     static func write(_ tracks: [Int64?], into id: Int64, _ db: Database) throws {
         let exists = try db.cachedStatement(sql: "SELECT 1 FROM tracks WHERE id = ?")
         let tracks = try tracks.filter { t in try t.map { try Bool.fetchOne(exists, arguments: [$0]) ?? false } ?? true }
