@@ -109,6 +109,11 @@ def main():
         driver = webdriver.Chrome(service=Service(shutil.which("chromedriver") or "/usr/bin/chromedriver"), options=opts)
         driver.get(url)
         js = driver.execute_script
+
+        def lit():
+            """The backlight is on and its 0.3 s CSS transition is over (a screenshot mid-way is dim)."""
+            return js("return window.cw.backlight && getComputedStyle(document.getElementById('lcd'))"
+                      ".backgroundColor === 'rgb(159, 183, 199)'")
         check(wait_for(lambda: js("return window.cw && window.cw.frames") > 0), "the page receives frames")
 
         def page_rows():
@@ -159,7 +164,7 @@ def main():
 
         # The golden LCD area and a screenshot of the whole page, on the main menu with the cursor on its third row, the backlight on.
         same_as_socket("after the arrow key")
-        wait_for(lambda: js("return window.cw.backlight"), timeout=3)
+        wait_for(lit, timeout=3)
         lcd_png = driver.find_element(By.ID, "lcd").screenshot_as_png
         (ARTIFACTS / "web-remote-lcd.png").write_bytes(lcd_png)
         driver.save_screenshot(str(ARTIFACTS / "web-remote.png"))
@@ -296,7 +301,7 @@ def main():
         check(js("return document.getElementById('lcd').dataset.size") == "16x2", "the LCD is 16x2, as configured")
         mpd("wheel 1")
         mpd("wheel -1")  # the backlight on again (the login took a while on a loaded machine), cursor back
-        wait_for(lambda: js("return window.cw.backlight") and page_rows() == mpd.screen()["rows"], timeout=3)
+        wait_for(lambda: lit() and page_rows() == mpd.screen()["rows"], timeout=3)
         small_png = driver.find_element(By.ID, "lcd").screenshot_as_png
         (ARTIFACTS / "web-remote-lcd-16x2.png").write_bytes(small_png)
         golden("lcd-16x2.png", small_png)
