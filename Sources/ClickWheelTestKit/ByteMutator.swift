@@ -1,20 +1,16 @@
+import ClickWheelCore
+
 /// Makes damaged copies of a file's bytes, repeatably (SplitMix64 from a seed), for the tests that feed
 /// every reader and decoder mutated real files: a failing mutant is made again from its seed and number.
 public struct ByteMutator {
-    private var state: UInt64
+    private var generator: SplitMix64
 
-    public init(seed: UInt64) { state = seed }
+    public init(seed: UInt64) { generator = SplitMix64(seed: seed) }
 
     /// A seed from a name (a format's suffix), the same in every run.
     public init(name: String) { self.init(seed: name.utf8.reduce(0x5EED) { $0 &* 31 &+ UInt64($1) }) }
 
-    public mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
+    public mutating func next() -> UInt64 { generator.next() }
 
     /// A number in 0..<n.
     public mutating func below(_ n: Int) -> Int { Int(next() % UInt64(max(1, n))) }
