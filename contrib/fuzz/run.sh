@@ -73,6 +73,7 @@ m3u)
     # The reader the indexer uses, and the text decoding it falls back on.
     sources=("$repo/Sources/Library/Scanner/M3UReader.swift" "$repo"/Sources/Library/Text/*.swift "$here/FuzzM3U.swift"
         "$common")
+    link_debug AudioFormats  # the genre names the text folder's ID3Genres reads
     # Seeds: the fixtures' playlists, each behind a first byte that picks where it lies (see FuzzM3U.swift).
     seed_files
     for file in "$repo"/Tests/LibraryTests/Fixtures/music/Playlists/*.m3u*; do
@@ -105,13 +106,15 @@ mp4)
     max_len=65536
     ;;
 tags)
-    # The reader the scanner runs on each file, and what it calls; the Mpg123 wrapper and ClickWheelCore
-    # from the debug build, libmpg123 (the system's) through the CMpg123 module map.
+    # The reader the scanner runs on each file, and what it calls; the Mpg123 wrapper, ClickWheelCore and
+    # AudioFormats from the debug build, libmpg123 (the system's) through the CMpg123 module map.
     scanner=$repo/Sources/Library/Scanner
     sources=("$scanner"/{TrackReader,FileReader,ID3v2Layout,AudioStart,MPEGFrameHeader,TagMapping,TrackMetadata}.swift
         "$scanner"/{ChapterFrames,Podcasts,Audiobooks,PathHints,RawPath,FileAdvice}.swift "$repo"/Sources/Library/Text/*.swift
-        "$here/FuzzTags.swift" "$common")
-    link_debug ClickWheelCore Mpg123
+        "$scanner"/{FormatTrackReader,FormatTagMapping}.swift "$here/FuzzTags.swift" "$common")
+    # The other formats' readers (files of those formats go to AudioFormats; the mp4, xiph and pcm targets
+    # fuzz them instrumented) from the debug build.
+    link_debug ClickWheelCore Mpg123 AudioFormats
     flags+=(-I "$repo/Sources/CMpg123" -lmpg123)
     mapfile -t fixtures < <(find "$repo/Tests" -name '*.mp3' -size -128k | sort)
     seed_files "${fixtures[@]}"
