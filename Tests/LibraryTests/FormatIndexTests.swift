@@ -248,4 +248,20 @@ import Testing
         #expect(picture.mime == "image/png" && picture.bytes == Self.png)
         #expect(EmbeddedPictures.read(path: Array((music + "/none.opus").utf8)) == nil)
     }
+
+    /// An AIFF's tags in its `ID3 ` chunk (as iTunes and ffmpeg write them) are read as an MP3's are.
+    @Test func anAIFFsID3ChunkIsRead() throws {
+        let wav = dir.file("src.wav").path
+        try tone(wav, samples: 44_100)
+        try FileManager.default.createDirectory(atPath: music + "/x", withIntermediateDirectories: true)
+        try run("ffmpeg", ["-v", "error", "-y", "-i", wav, "-metadata", "title=Aiff Title", "-metadata", "artist=Aiff Artist",
+            "-metadata", "album=Aiff Album", "-metadata", "track=7", "-write_id3v2", "1", music + "/x/file.aiff"])
+        let pool = try LibraryDatabase.open(at: dir.file("lib.sqlite").path)
+        try index(music, into: pool)
+        let r = try row(pool, "x/file.aiff")
+        #expect(text(r, "title") == "Aiff Title" && text(r, "artist") == "Aiff Artist" && text(r, "album") == "Aiff Album")
+        #expect(int(r, "track_number") == 7 && int(r, "samples") == 44_100)
+        #expect(text(r, "tag_format")?.hasPrefix("aiff+id3v2") == true || text(r, "tag_format")?.hasPrefix("id3v2") == true,
+            "\(text(r, "tag_format") ?? "-")")
+    }
 }

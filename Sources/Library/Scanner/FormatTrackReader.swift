@@ -1,5 +1,6 @@
 import AudioFormats
 import ClickWheelCore
+import Mpg123
 
 /// Reads a FLAC, Ogg (Vorbis, Opus), MP4 (AAC, ALAC), WAV or AIFF file into `TrackMetadata` through the
 /// project's own format readers: tags, the exact length, artwork and chapters, reading only the ranges
@@ -8,7 +9,10 @@ import ClickWheelCore
 /// Thread rules: any scanning thread (it keeps no state). Never throws for a bad file: the outcome says
 /// why it was skipped.
 enum FormatTrackReader {
-    static func read(_ file: FileReader, relativePath: String) -> TrackReader.Outcome {
+    /// `id3` reads the ID3v2 tag a WAV or AIFF file holds in a chunk (the MP3 reader's libmpg123).
+    static func read(
+        _ file: FileReader, relativePath: String, id3: (Range<Int>) -> ID3v2Tag? = { _ in nil }
+    ) -> TrackReader.Outcome {
         let info: AudioFileInfo
         do {
             info = try AudioFileReader.read(FileSource(file: file))
@@ -32,6 +36,12 @@ enum FormatTrackReader {
         for p in info.problems where p.kind != "invalid-text" { m.problems.append(ScanProblem(p.kind, p.reason)) }
         let suffix = FormatCatalog.suffix(of: relativePath.utf8)
         FormatTagMapping.apply(info, suffix: suffix, to: &m)
+        // WAV and AIFF may carry an ID3v2 tag in a chunk (iTunes writes AIFF's so): it wins over RIFF INFO.
+        if let range = info.id3Range, let tag = id3(range) {
+            let format = m.tagFormat
+            TagMapping.apply(tag, layout: nil, to: &m)
+            if format != "none" { m.tagFormat = format + "+" + m.tagFormat }
+        }
         Podcasts.classify(relativePath: relativePath, &m)
         Audiobooks.classify(relativePath: relativePath, &m)
         PathHints.apply(relativePath: relativePath, to: &m)

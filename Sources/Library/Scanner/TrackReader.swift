@@ -62,7 +62,7 @@ final class TrackReader {
             return .skipped(ScanProblem("appledouble", "a macOS AppleDouble resource file, not audio"))
         }
         if AudioFileReader.container(ofPrefix: file.prefix) != nil {
-            return FormatTrackReader.read(file, relativePath: relativePath)
+            return FormatTrackReader.read(file, relativePath: relativePath) { range in id3Tag(of: file, in: range) }
         }
         var m = TrackMetadata()
         let layout = try ID3v2Layout(file)
@@ -141,6 +141,16 @@ final class TrackReader {
         if m.album.isEmpty { m.album = LibraryNames.unknownAlbum }
         if m.artists.isEmpty { m.artists = [LibraryNames.unknownArtist] }
         return .track(m)
+    }
+
+    /// The ID3v2 tag a WAV or AIFF file holds in a chunk (`range`), through libmpg123's tag parser: the
+    /// stream it sees is the tag's bytes alone (it finds no audio after it, which is expected here).
+    func id3Tag(of file: FileReader, in range: Range<Int>) -> ID3v2Tag? {
+        let source = Mpg123Source(fd: file.fd, size: Int64(range.upperBound), start: Int64(range.lowerBound))
+        defer { handle.closeStream() }
+        guard (try? handle.open(source)) != nil else { return nil }
+        _ = try? handle.format()
+        return handle.id3Tags().v2
     }
 
     /// Decodes the whole stream and counts the samples per channel it yields.
