@@ -92,7 +92,8 @@ let package = Package(
         // Test doubles and fixtures for the core (in-memory library, scripted engine driver).
         .target(
             name: "ClickWheelTestKit",
-            dependencies: ["ClickWheelCore", .product(name: "Logging", package: "swift-log")], swiftSettings: strict),
+            dependencies: ["ClickWheelCore", "NamedThreads", .product(name: "Logging", package: "swift-log")],
+            swiftSettings: strict),
 
         // The music library: SQLite store (GRDB), scanner, tag readers (ID3 through libmpg123, the other
         // formats through AudioFormats), queries.

@@ -144,7 +144,12 @@ import Testing
     /// 100 mutated copies of a real file of each format (ByteMutator: bytes flipped, runs overwritten,
     /// the file cut) indexed beside the good files into one SQLite file: every mutant is indexed or
     /// skipped with its reason, the scan never stops, and the good files are still exact.
-    @Test func mutatedFilesOfEveryFormatNeverStopTheScan() throws {
+    @Test func mutatedFilesOfEveryFormatNeverStopTheScan() async throws {
+        // Seconds of encoding and indexing: off the cooperative pool (see `offThePool`).
+        try await offThePool("mutant-index") { [self] in try indexMutants() }
+    }
+
+    func indexMutants() throws {
         let m = music
         let wav = dir.file("src.wav").path
         try tone(wav, samples: 88_200)

@@ -11,7 +11,12 @@ import Testing
     static let suffixes = ["mp3", "flac", "ogg", "opus", "m4a", "alac.m4a", "wav", "aiff"]
 
     @Test("100 mutants of each format open with a reason or play and end", arguments: suffixes)
-    func mutants(_ suffix: String) throws {
+    func mutants(_ suffix: String) async throws {
+        // Seconds of decoding: off the cooperative pool (see `offThePool`).
+        try await offThePool("mutants-\(suffix)") { try Self.decodeMutants(suffix) }
+    }
+
+    static func decodeMutants(_ suffix: String) throws {
         let fixtures = try Fixtures()
         let rate = suffix == "opus" ? 48_000 : 44_100
         // Two seconds: several Ogg pages (opusenc puts up to a second of audio in one), so a mutation
