@@ -8,7 +8,8 @@
 #
 # Usage: contrib/bench/playback_bench.sh [SECONDS=300] [ROUNDS=1]   (wall clock: about ROUNDS x SECONDS)
 # Needs: sox lame mpg123 espeak-ng pulseaudio pulseaudio-utils python3; builds clickwheel and clickwheel-play
-# (release) unless CLICKWHEEL_BIN names a clickwheel binary.
+# (release) unless CLICKWHEEL_BIN names a clickwheel binary and CLICKWHEEL_PLAY_BIN a clickwheel-play binary
+# (another scratch path's build, say).
 set -euo pipefail
 HERE="$(cd "$(dirname "$0")" && pwd)"; ROOT="$(cd "$HERE/../.." && pwd)"
 . "$HERE/lib.sh"
@@ -41,11 +42,14 @@ and the shops along the square were shut; somewhere a radio played an old song a
   sox "${parts[@]}" -r 44100 -c 2 -b 16 "$WORK/speech.wav" trim 0 "$SPEECH_SECS"
   lame --quiet -V2 "$WORK/speech.wav" "$SPEECH"; rm -f "$WORK/speech.wav" "$WORK/para.wav"
 fi
-(cd "$ROOT" && swift build -c release --product clickwheel-play >&2)
+if [ -n "${CLICKWHEEL_PLAY_BIN:-}" ]; then PLAY="$CLICKWHEEL_PLAY_BIN"; else
+  (cd "$ROOT" && swift build -c release --product clickwheel-play >&2)
+  PLAY="$ROOT/.build/release/clickwheel-play"
+fi
 CW="$(clickwheel_binary "$ROOT")"
 
 env_lines="$("$ROOT/contrib/ci/pulse-start.sh")" || die "pulse-start failed"
 eval "$env_lines"
 trap '"$ROOT/contrib/ci/pulse-stop.sh"' EXIT
 python3 "$HERE/playback_bench.py" --mp3 "$MP3" --tone "$MUSIC/tone.mp3" --seconds "$SECS" --rounds "$ROUNDS" \
-  --binary "$CW" --play "$ROOT/.build/release/clickwheel-play" --speech "$SPEECH" --speech-seconds "$SPEECH_SECS"
+  --binary "$CW" --play "$PLAY" --speech "$SPEECH" --speech-seconds "$SPEECH_SECS"
