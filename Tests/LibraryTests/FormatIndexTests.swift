@@ -9,7 +9,9 @@ import Testing
 /// ffmpeg, mutagen for MP4 atoms), indexed by the real scanner into a real SQLite file: tags, the exact
 /// length in samples, artwork in place, podcasts and audiobooks by their MP4 media kind, and the files
 /// the index does not take reported with their reason.
-@Suite struct FormatIndexTests {
+/// Serialized: its encoders and scans are seconds of CPU each, and the real-time tests of the other
+/// suites run beside it.
+@Suite(.serialized) struct FormatIndexTests {
     let dir = TempDir()
     var music: String { dir.file("music").path }
 

@@ -30,9 +30,9 @@ import Testing
     @Test("FLAC then AAC then Ogg Vorbis, all 44.1 kHz stereo: one stream, frames = the sum, samples as decoded")
     func mixedJoin() async throws {
         let fixtures = try Fixtures()
-        // Over a second each: the next track is handed over after `.started`, which a loaded machine may
+        // Over two seconds each: the next track is handed over after `.started`, which a loaded machine may
         // deliver late (a track that ends first is followed by the player's short silence, not a join).
-        let lengths = [66_150, 60_001, 50_003]
+        let lengths = [132_300, 120_001, 100_003]
         let files = try zip(["flac", "m4a", "ogg"], lengths).enumerated().map { i, pair in
             let wav = try fixtures.source("src\(i)", samples: pair.1, frequency: 330 + 110 * i)
             return try fixtures.encode(wav, as: pair.0, name: "track\(i)")

@@ -7,7 +7,9 @@ import Testing
 /// 100 mutated copies of a real file of each format (bytes flipped, runs overwritten, the file cut),
 /// each opened and decoded to its end through the decoder table: a clear error or some audio and an
 /// end, never a crash or an endless decode; the good file still decodes exactly.
-@Suite struct MutatedFilesTests {
+/// Serialized: eight formats decoding at once on a 2-core machine starve the real-time player tests that
+/// run beside this suite.
+@Suite(.serialized) struct MutatedFilesTests {
     static let suffixes = ["mp3", "flac", "ogg", "opus", "m4a", "alac.m4a", "wav", "aiff"]
 
     @Test("100 mutants of each format open with a reason or play and end", arguments: suffixes)
