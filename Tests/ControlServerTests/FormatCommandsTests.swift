@@ -3,8 +3,8 @@ import Foundation
 import Testing
 
 /// The MPD commands the new formats bring: `decoders` lists every plugin, and `replay_gain_mode` and
-/// `replay_gain_status` drive Sound Check as MPD 0.23's do (its answers from
-/// ../shared/reference/mpd-transcripts.txt), with `idle options` when the mode changes.
+/// `replay_gain_status` drive Sound Check as MPD 0.23's do (the answers below are a real MPD 0.23.12's,
+/// written into the test), with `idle options` when the mode changes.
 @Suite(.serialized) struct FormatCommandsTests {
     @Test func decodersListsEveryPluginWithItsSuffixesAndMIMETypes() throws {
         let f = try ServerFixture()

@@ -12,7 +12,7 @@ runtime_only=0
 
 # The decoders: libmpg123 (MP3), libFLAC, libvorbisfile, libopusfile, FFmpeg's libavformat + libavcodec (AAC, ALAC).
 PKGS=(pkg-config libmpg123-dev libpulse-dev libsqlite3-dev libevdev-dev libsonic-dev lame
-      libflac-dev libvorbis-dev libopusfile-dev libavcodec-dev libavformat-dev)
+      libflac-dev libvorbis-dev libopusfile-dev libavcodec-dev libavformat-dev libavutil-dev)
 if [ "$runtime_only" = 0 ]; then
   PKGS+=(pulseaudio pulseaudio-utils lcdproc umockdev evemu-tools mpg123 sox mpc mpd
          python3-mutagen python3-mpd tmux ffmpeg flac opus-tools vorbis-tools time mpdscribble espeak-ng
