@@ -111,7 +111,11 @@ public final class MultiOutput: AudioOutput {
     private func join(_ e: Entry) {
         guard let stream, let out = e.output else { return }
         do {
-            try out.openStream(format: stream.format, volume: stream.volume, paused: stream.paused)
+            if let snapcast = out as? SnapcastOutput {
+                snapcast.openStream(format: stream.format, volume: stream.volume, paused: stream.paused, following: true)
+            } else {
+                try out.openStream(format: stream.format, volume: stream.volume, paused: stream.paused)
+            }
             e.offset = writeFrame
         } catch {
             drop(e, error.description)

@@ -82,8 +82,17 @@ public final class SnapcastOutput: AudioOutput {
     public func disconnect() { closeStream() }
 
     public func openStream(format: PCMFormat, volume: Int, paused: Bool) throws(AudioOutputError) {
+        openStream(format: format, volume: volume, paused: paused, following: false)
+    }
+
+    /// Opens a stream; `following`: as a second output, paced by the first one's clock (`follow`) from the
+    /// start. Said here, not learnt from the first `follow` call: the sender's first pass may come before
+    /// it, and paced by the wall clock meanwhile it sent its 40 ms lead, then nothing until the first
+    /// output's clock moved: snapserver ran dry and resynced, a gap heard in every room.
+    public func openStream(format: PCMFormat, volume: Int, paused: Bool, following: Bool) {
         shared.withLock { s in
             s.reset(format: format)
+            s.following = following
             s.paused = paused
             s.volume = volume
         }
@@ -188,7 +197,9 @@ final class SnapcastShared: @unchecked Sendable {
         var generation = 0
         /// Wall time and `played` when real-time pacing last started (nil: not pacing).
         var anchor: (time: Double, frame: Int64)?
-        /// The first output's clock, when this one is a second output (`follow`); nil: wall-clock pacing.
+        /// This stream is paced by the first output's clock (`follow`), not the wall clock.
+        var following = false
+        /// The first output's clock, when this one is a second output (`follow`); nil: not read yet.
         var follow: Int64?
         /// The first clock reading of this stream: sending starts once the clock has moved past it.
         var followBase: Int64?
@@ -223,6 +234,7 @@ final class SnapcastShared: @unchecked Sendable {
             played = 0
             draining = false
             anchor = nil
+            following = false
             follow = nil
             followBase = nil
             generation += 1

@@ -60,9 +60,13 @@ struct SnapcastSender {
                     return false
                 }
                 let due: Int64
-                if let follow = s.follow {
-                    let started = follow > (s.followBase ?? follow)
-                    due = started ? follow + Int64(f.sampleRate * SnapcastOutput.followLeadMilliseconds / 1000) - s.played : 0
+                if s.following {
+                    // Nothing before the first output's clock has moved past its first reading.
+                    if let follow = s.follow, let base = s.followBase, follow > base {
+                        due = follow + Int64(f.sampleRate * SnapcastOutput.followLeadMilliseconds / 1000) - s.played
+                    } else {
+                        due = 0
+                    }
                 } else {
                     let now = Self.now()
                     let anchor = s.anchor ?? (now, s.played)
@@ -93,9 +97,9 @@ struct SnapcastSender {
                 // Beside another output the queue is often empty after a pass (the audio thread writes no
                 // further ahead than the lead): keep ticking then, rather than being woken by each of its calls.
                 let streaming = s.format != nil && !s.paused
-                let ticking = streaming && (s.follow != nil || s.queuedFrames > 0)
+                let ticking = streaming && (s.following || s.queuedFrames > 0)
                 s.senderIdle = !ticking
-                if ticking { return s.follow != nil ? Self.followTick : Self.tick }
+                if ticking { return s.following ? Self.followTick : Self.tick }
                 return link == nil ? min(SnapcastOutput.retryInterval, 0.25) : 0.25
             }
             guard let format, let current = link else { continue }
