@@ -96,11 +96,11 @@ let package = Package(
             swiftSettings: strict),
 
         // The music library: SQLite store (GRDB), scanner, tag readers (ID3 through libmpg123, the other
-        // formats through AudioFormats), queries.
+        // formats through AudioFormats), queries, the music folder's watcher.
         .target(
             name: "Library",
             dependencies: [
-                "AudioFormats", "ClickWheelCore", "Mpg123",
+                "AudioFormats", "ClickWheelCore", "Mpg123", "NamedThreads",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 // The listing path reads column bytes in place from GRDB's statements (sqlite3_column_*).
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
@@ -183,7 +183,7 @@ let package = Package(
         // Benchmarks (contrib/bench): built only when asked for.
         .executableTarget(
             name: "clickwheel-bench",
-            dependencies: ["Library", "ClickWheelCore", "ClickWheelTestKit", .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: ["Library", "ClickWheelCore", "ClickWheelTestKit", "NamedThreads", .product(name: "GRDB", package: "GRDB.swift")],
             path: "contrib/bench/Sources/clickwheel-bench",
             swiftSettings: strict),
         // The core's step-to-frame benchmark over the in-memory twin (see contrib/bench/).
@@ -210,7 +210,7 @@ let package = Package(
         .testTarget(
             name: "LibraryTests",
             dependencies: [
-                "Library", "ClickWheelCore", "ClickWheelTestKit", .product(name: "GRDB", package: "GRDB.swift"),
+                "Library", "ClickWheelCore", "ClickWheelTestKit", "NamedThreads", .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             exclude: ["Fixtures", "Schema", "Golden"],
@@ -244,7 +244,7 @@ let package = Package(
         .testTarget(name: "EndToEndTests", dependencies: ["ClickWheelTestKit"], exclude: ["Transcripts"], swiftSettings: strict),
         .testTarget(
             name: "DevicesTests",
-            dependencies: ["Devices", "Evdev", "ClickWheelCore", "ClickWheelTestKit"],
+            dependencies: ["Devices", "Evdev", "ClickWheelCore", "ClickWheelTestKit", "NamedThreads"],
             exclude: ["Evdev", "Golden"], swiftSettings: strict),
         .testTarget(
             name: "WebRemoteTests",

@@ -1,6 +1,7 @@
 import ClickWheelCore
 import Evdev
 import Glibc
+import NamedThreads
 import Synchronization
 import Testing
 
@@ -95,14 +96,14 @@ final class TemporaryDirectory {
 
     init() throws {
         var template = Array("/tmp/clickwheel-devices-XXXXXX".utf8CString)
-        guard let p = mkdtemp(&template) else { throw DeviceIOError(call: "mkdtemp", detail: "/tmp", errno: errno) }
+        guard let p = mkdtemp(&template) else { throw SystemCallError(call: "mkdtemp", detail: "/tmp", errno: errno) }
         path = String(cString: p)
     }
 
     /// Writes `contents` to `name` inside the directory.
     func write(_ name: String, _ contents: String = "") throws {
         let fd = open(path + "/" + name, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-        guard fd >= 0 else { throw DeviceIOError(call: "open", detail: name, errno: errno) }
+        guard fd >= 0 else { throw SystemCallError(call: "open", detail: name, errno: errno) }
         defer { close(fd) }
         _ = contents.utf8CString.withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count - 1) }
     }

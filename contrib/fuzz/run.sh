@@ -65,7 +65,7 @@ mpd)
     ;;
 lcdproc)
     # The codec only: LCDprocConnection feeds it the socket's bytes.
-    sources=("$repo/Sources/Devices/LCDprocLines.swift" "$here/FuzzLCDproc.swift" "$common")
+    sources=("$repo/Sources/Devices/Display/LCDprocLines.swift" "$here/FuzzLCDproc.swift" "$common")
     seed_files "$here"/seeds/*
     max_len=16384
     ;;

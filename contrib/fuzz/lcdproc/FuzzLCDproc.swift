@@ -1,5 +1,5 @@
 // libFuzzer target 5 (issue 21): what LCDd sends, through the parser `LCDprocConnection` feeds
-// (Sources/Devices/LCDprocLines.swift, built into this module by contrib/fuzz/run.sh).
+// (Sources/Devices/Display/LCDprocLines.swift, built into this module by contrib/fuzz/run.sh).
 //
 // The input is LCDd's byte stream, fed in reads of 1 to 61 bytes (the input decides the sizes, so lines
 // split across reads in every way). Checked (a failed check is a crash the fuzzer reports):

@@ -1,5 +1,6 @@
 import ClickWheelTestKit
-import Devices
+import Library
+import NamedThreads
 import Foundation
 import Synchronization
 import Testing

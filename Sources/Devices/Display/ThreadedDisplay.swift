@@ -73,7 +73,7 @@ public final class ThreadedDisplay: TextDisplay, @unchecked Sendable {
         charset = device.charset
         wake = try WakePipe()
         // `DisplayDevice` is not Sendable: the writer thread gets it through the (unchecked) self.
-        thread = try NamedThread.device(name) { [self] in run() }
+        thread = try NamedThread.loop(name) { [self] in run() }
     }
 
     public func show(_ frame: Frame) throws {
@@ -85,7 +85,7 @@ public final class ThreadedDisplay: TextDisplay, @unchecked Sendable {
             return m.error
         }
         wake.signal()
-        if let error { throw DeviceIOError(call: "\(name) write", detail: error, errno: EIO) }
+        if let error { throw SystemCallError(call: "\(name) write", detail: error, errno: EIO) }
     }
 
     public func setBacklight(_ on: Bool) throws {

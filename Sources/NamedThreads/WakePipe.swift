@@ -1,27 +1,26 @@
 import Glibc
-import NamedThreads
 
 extension NamedThread {
-    /// Starts a device shell's loop (an evdev reader, a watcher, the I2C writer) on a thread named
+    /// Starts a shell's poll loop (an evdev reader, a folder watcher, a display writer) on a thread named
     /// `name`; whoever starts it joins it after signalling the loop to end through its `WakePipe`.
-    static func device(_ name: String, _ body: @escaping @Sendable () -> Void) throws(DeviceIOError) -> NamedThread {
+    public static func loop(_ name: String, _ body: @escaping @Sendable () -> Void) throws(SystemCallError) -> NamedThread {
         do {
             return try NamedThread(name: name, body)
         } catch {
-            throw DeviceIOError(call: "pthread_create", detail: name, errno: error.errno)
+            throw SystemCallError(call: "pthread_create", detail: name, errno: error.errno)
         }
     }
 }
 
 /// A pipe whose read end wakes a `poll` loop: `signal()` from any thread, the loop polls `readFD`.
 /// `@unchecked Sendable`: its descriptors never change, and `write(2)` may come from any thread.
-final class WakePipe: @unchecked Sendable {
-    let readFD: Int32
+public final class WakePipe: @unchecked Sendable {
+    public let readFD: Int32
     private let writeFD: Int32
 
-    init() throws(DeviceIOError) {
+    public init() throws(SystemCallError) {
         var fds: [Int32] = [0, 0]
-        guard pipe(&fds) == 0 else { throw DeviceIOError(call: "pipe", detail: "wake pipe", errno: errno) }
+        guard pipe(&fds) == 0 else { throw SystemCallError(call: "pipe", detail: "wake pipe", errno: errno) }
         for fd in fds {
             _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
             _ = fcntl(fd, F_SETFL, O_NONBLOCK)
@@ -36,14 +35,14 @@ final class WakePipe: @unchecked Sendable {
     }
 
     /// Makes `readFD` readable (`write` of one byte); safe from any thread, idempotent in effect.
-    func signal() {
+    public func signal() {
         var byte: UInt8 = 1
         _ = write(writeFD, &byte, 1)
     }
 }
 
-/// A system call of a device shell failed (threads, pipes, sockets, inotify).
-public struct DeviceIOError: Error, Hashable, Sendable, CustomStringConvertible {
+/// A system call of a thread's loop failed (threads, pipes, sockets, inotify).
+public struct SystemCallError: Error, Hashable, Sendable, CustomStringConvertible {
     public var call: String
     /// What it concerned (a path, host:port, a thread's name).
     public var detail: String

@@ -1,4 +1,5 @@
 public import ClickWheelCore
+public import NamedThreads
 
 /// The `clickwheel debug lcd` harness: a test pattern, every custom glyph and a scrolling line,
 /// shown on whichever display is configured, to check wiring, ROM, contrast and CGRAM on a Pi.

@@ -34,7 +34,7 @@ final class EvdevReader: @unchecked Sendable {
         device: EvdevDevice, deviceNumber: UInt64, capabilities: EvdevCapabilities, profile: EvdevProfile,
         sink: @escaping @Sendable (InputEvent) -> Void, observer: (@Sendable (EvdevObservation) -> Void)?,
         rawTap: EvdevRawTap, onGone: @escaping @Sendable (EvdevReader, EvdevError) -> Void
-    ) throws(DeviceIOError) {
+    ) throws(SystemCallError) {
         path = device.path
         name = device.name
         self.deviceNumber = deviceNumber
@@ -57,8 +57,8 @@ final class EvdevReader: @unchecked Sendable {
     }
 
     /// Starts the reader thread.
-    func start() throws(DeviceIOError) {
-        thread = try NamedThread.device("evdev " + (path.split(separator: "/").last.map(String.init) ?? path)) {
+    func start() throws(SystemCallError) {
+        thread = try NamedThread.loop("evdev " + (path.split(separator: "/").last.map(String.init) ?? path)) {
             [self] in run()
         }
     }

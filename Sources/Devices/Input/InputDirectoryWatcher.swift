@@ -14,15 +14,15 @@ final class InputDirectoryWatcher: @unchecked Sendable {
     private var thread: NamedThread?
 
     /// Sets up the watch; throws when `directory` cannot be watched (missing, or no inotify).
-    init(directory: String) throws(DeviceIOError) {
+    init(directory: String) throws(SystemCallError) {
         self.directory = directory
         let fd = inotify_init1(Int32(IN_CLOEXEC | IN_NONBLOCK))
-        guard fd >= 0 else { throw DeviceIOError(call: "inotify_init1", detail: directory, errno: errno) }
+        guard fd >= 0 else { throw SystemCallError(call: "inotify_init1", detail: directory, errno: errno) }
         let mask = UInt32(IN_CREATE | IN_ATTRIB | IN_MOVED_TO)
         guard inotify_add_watch(fd, directory, mask) >= 0 else {
             let e = errno
             Glibc.close(fd)
-            throw DeviceIOError(call: "inotify_add_watch", detail: directory, errno: e)
+            throw SystemCallError(call: "inotify_add_watch", detail: directory, errno: e)
         }
         self.fd = fd
         wake = try WakePipe()
@@ -34,9 +34,9 @@ final class InputDirectoryWatcher: @unchecked Sendable {
     }
 
     /// Starts the watcher thread.
-    func start(_ onChange: @escaping @Sendable (String) -> Void) throws(DeviceIOError) {
+    func start(_ onChange: @escaping @Sendable (String) -> Void) throws(SystemCallError) {
         precondition(thread == nil, "watcher started twice")
-        thread = try NamedThread.device("input hotplug") { [self] in run(onChange) }
+        thread = try NamedThread.loop("input hotplug") { [self] in run(onChange) }
     }
 
     /// Ends the thread and waits for it.

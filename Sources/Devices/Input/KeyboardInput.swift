@@ -33,7 +33,7 @@ public final class KeyboardInput: InputSource, @unchecked Sendable {
         wakePipe = (fds[0], fds[1])
         let reader = Reader(fd: fd, wake: fds[0], holdMS: holdMS, sink: sink, onQuit: onQuit)
         do {
-            thread = try NamedThread.device("keyboard") { reader.run() }
+            thread = try NamedThread.loop("keyboard") { reader.run() }
         } catch {
             close(fds[0])
             close(fds[1])

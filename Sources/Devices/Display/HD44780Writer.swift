@@ -1,4 +1,5 @@
 public import ClickWheelCore
+import NamedThreads
 
 /// Drives one HD44780 through a PCF8574 byte sink: 4-bit initialisation, CGRAM glyphs, changed cells.
 ///

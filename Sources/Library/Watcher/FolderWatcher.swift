@@ -1,6 +1,6 @@
 import Glibc
 public import Logging
-import NamedThreads
+public import NamedThreads
 
 /// Watches a folder and every folder below it with inotify and calls `onChange` once things have
 /// settled (the music folder → a library rescan); where inotify cannot watch, checks periodically.
@@ -42,7 +42,7 @@ public final class FolderWatcher: @unchecked Sendable {
     public init(
         folder: String, debounceMS: Int = 2000, maxDelayMS: Int = 30_000, periodMS: Int = 600_000,
         watchLimit: Int = .max, logger: Logger
-    ) throws(DeviceIOError) {
+    ) throws(SystemCallError) {
         self.watchLimit = watchLimit
         self.folder = folder
         self.debounceMS = debounceMS
@@ -59,7 +59,7 @@ public final class FolderWatcher: @unchecked Sendable {
 
     /// Sets up the watches (or the periodic check) and starts the thread; says which it is.
     @discardableResult
-    public func start(_ onChange: @escaping @Sendable () -> Void) throws(DeviceIOError) -> Mode {
+    public func start(_ onChange: @escaping @Sendable () -> Void) throws(SystemCallError) -> Mode {
         precondition(thread == nil, "watcher started twice")
         fd = inotify_init1(Int32(IN_CLOEXEC | IN_NONBLOCK))
         if fd < 0 {
@@ -68,7 +68,7 @@ public final class FolderWatcher: @unchecked Sendable {
             addTree(folder)
         }
         let mode: Mode = fallback.map { .periodic(reason: $0) } ?? .inotify(watches: paths.count)
-        thread = try NamedThread.device("folder watcher") { [self] in run(onChange) }
+        thread = try NamedThread.loop("folder watcher") { [self] in run(onChange) }
         return mode
     }
 
