@@ -132,6 +132,19 @@ let package = Package(
             ],
             swiftSettings: strict),
 
+        // Snapcast: the rooms' output (PCM to a snapserver source, paced by its own thread) and the JSON-RPC
+        // control client behind Main menu → Speakers (SwiftNIO, on the service's one event loop).
+        .target(
+            name: "Snapcast",
+            dependencies: [
+                "ClickWheelCore", "NamedThreads", "Playback",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            swiftSettings: strict),
+
         // The web remote: the page (assets built in), the live LCD frames and the wheel over one WebSocket
         // (SwiftNIO's HTTP/1 and WebSocket, already in the package: no new dependency).
         .target(
@@ -159,10 +172,9 @@ let package = Package(
             name: "ClickWheelService",
             dependencies: [
                 "ClickWheelConfig", "ClickWheelCore", "ControlServer", "Devices", "Library", "MPDProtocol", "NamedThreads",
-                "Playback", "WebRemote",
+                "Playback", "Snapcast", "WebRemote",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
-                // Snapcast's JSON-RPC control client (Main menu → Speakers).
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -257,8 +269,9 @@ let package = Package(
             exclude: ["Golden"], swiftSettings: strict),
         .testTarget(
             name: "PlaybackTests",
-            dependencies: ["Playback", "ClickWheelTestKit"],
+            dependencies: ["Playback", "Snapcast", "ClickWheelTestKit"],
             swiftSettings: strict),
+        .testTarget(name: "SnapcastTests", dependencies: ["Snapcast", "Playback", "ClickWheelCore"], swiftSettings: strict),
     ],
     swiftLanguageModes: [.v6]
 )

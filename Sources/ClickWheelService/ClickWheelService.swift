@@ -7,6 +7,7 @@ import GRDB
 import Library
 public import Logging
 import Playback
+import Snapcast
 import NIOCore
 import NIOPosix
 import ServiceLifecycle

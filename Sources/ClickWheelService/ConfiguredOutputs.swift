@@ -4,6 +4,7 @@ import ControlServer
 import Logging
 import MPDProtocol
 import Playback
+import Snapcast
 import Synchronization
 
 /// The configured outputs (`output: [pulse, snapcast]`): made for the audio thread, listed and switched for

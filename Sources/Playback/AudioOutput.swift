@@ -102,3 +102,12 @@ public struct PCMFormat: Hashable, Sendable, CustomStringConvertible {
 
     public var description: String { "s16le \(channels)ch \(sampleRate) Hz" }
 }
+
+/// An output that paces itself (Snapcast) and, as a second output beside another, follows the first
+/// one's clock instead of the wall clock.
+public protocol ClockFollowingOutput: AudioOutput {
+    /// Opens a stream paced by the first output's clock from its first pass (`follow`).
+    func openFollowingStream(format: PCMFormat, volume: Int, paused: Bool)
+    /// Where the first output plays now, in this output's stream frames (read fresh each pass).
+    func follow(frame: Int64)
+}

@@ -111,8 +111,8 @@ public final class MultiOutput: AudioOutput {
     private func join(_ e: Entry) {
         guard let stream, let out = e.output else { return }
         do {
-            if let snapcast = out as? SnapcastOutput {
-                snapcast.openStream(format: stream.format, volume: stream.volume, paused: stream.paused, following: true)
+            if let follower = out as? any ClockFollowingOutput {
+                follower.openFollowingStream(format: stream.format, volume: stream.volume, paused: stream.paused)
             } else {
                 try out.openStream(format: stream.format, volume: stream.volume, paused: stream.paused)
             }
@@ -260,7 +260,7 @@ public final class MultiOutput: AudioOutput {
         // Secondaries that pace themselves (snapcast) follow the primary's clock, read fresh each pass.
         if let played = primary?.output?.playedFrames() {
             for e in entries where e.connected && e !== primary {
-                if let s = e.output as? SnapcastOutput, s.hasStream { s.follow(frame: played - e.offset) }
+                if let s = e.output as? any ClockFollowingOutput, s.hasStream { s.follow(frame: played - e.offset) }
             }
         }
         return events

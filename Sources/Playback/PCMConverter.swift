@@ -5,7 +5,7 @@
 /// Mono is doubled to both channels, more channels keep the first two; another rate is resampled by
 /// linear interpolation, the phase kept across calls so chunk edges do not click. Thread rules: one
 /// thread (the snapcast sender).
-struct PCMConverter {
+public struct PCMConverter {
     let targetRate: Int
     private var source: PCMFormat?
     /// Fractional read position in the source for the next output frame, relative to the first frame of
@@ -14,10 +14,10 @@ struct PCMConverter {
     /// The last stereo frame of the previous input (for interpolating across the edge).
     private var last: (Int16, Int16) = (0, 0)
 
-    init(targetRate: Int) { self.targetRate = targetRate }
+    public init(targetRate: Int) { self.targetRate = targetRate }
 
     /// Starts over for a new stream in `format` (no interpolation across streams).
-    mutating func reset(for format: PCMFormat) {
+    public mutating func reset(for format: PCMFormat) {
         source = format
         phase = 0
         last = (0, 0)
@@ -25,7 +25,7 @@ struct PCMConverter {
 
     /// `bytes` of `source` format in, stereo s16le at `targetRate` appended to `out`; `gain` scales the
     /// samples (1: untouched).
-    mutating func convert(_ bytes: UnsafeRawBufferPointer, gain: Double, into out: inout [Int16]) {
+    public mutating func convert(_ bytes: UnsafeRawBufferPointer, gain: Double, into out: inout [Int16]) {
         guard let source, bytes.count >= source.frameSize else { return }
         let channels = source.channels
         let frames = bytes.count / source.frameSize

@@ -1,5 +1,6 @@
 import Foundation
 import Playback
+import Snapcast
 import Testing
 
 /// The player's `.outputHealth` reports ("No audio output"): a snapcast output writing a real FIFO (a

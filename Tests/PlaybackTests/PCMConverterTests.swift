@@ -1,4 +1,5 @@
 @testable import Playback
+@testable import Snapcast
 import Testing
 
 /// What the snapcast output sends: any track's PCM as 44100:16:2 (`PCMConverter`).

@@ -1,5 +1,6 @@
 import Foundation
 import Playback
+import Snapcast
 import Testing
 
 /// Issue 20: play/pause/next reach the Snapcast rooms within Snapcast's buffer (1000 ms, snapserver's

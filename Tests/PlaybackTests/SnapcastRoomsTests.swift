@@ -1,5 +1,6 @@
 import Foundation
 import Playback
+import Snapcast
 import Testing
 
 /// ClickWheel as a Snapcast source, against the real thing: a private snapserver (tcp source, server mode,

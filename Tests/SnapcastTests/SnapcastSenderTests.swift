@@ -1,5 +1,6 @@
 import Foundation
 import Playback
+import Snapcast
 import Testing
 
 /// What the snapcast output puts on the wire, read from a real FIFO (a snapserver `pipe://` source's):
@@ -9,7 +10,7 @@ import Testing
     /// Plays `frames` of a ramp (left rising, right falling) in `format` at `volume` through a snapcast
     /// output writing a FIFO, and returns every byte the FIFO's reader got (what snapserver would read).
     static func sent(_ format: PCMFormat, volume: Int, frames: Int) throws -> (queued: [Int16], sent: [Int16]) {
-        let path = try OutputHealthTests.fifo()
+        let path = try fifo()
         defer { try? FileManager.default.removeItem(atPath: (path as NSString).deletingLastPathComponent) }
         let reader = open(path, O_RDONLY | O_NONBLOCK)
         #expect(reader >= 0)
@@ -76,4 +77,18 @@ import Testing
         // Mono doubled: left equals right.
         #expect(stride(from: 0, to: sent.count - 1, by: 2).allSatisfy { sent[$0] == sent[$0 + 1] })
     }
+}
+
+/// A FIFO in a fresh folder, with nobody reading it yet (a snapserver `pipe://` source's).
+func fifo() throws -> String {
+    let dir = FileManager.default.temporaryDirectory.appendingPathComponent("cw-snapfifo-\(UUID().uuidString.prefix(8))")
+    try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+    let path = dir.appendingPathComponent("snapfifo").path
+    guard mkfifo(path, 0o600) == 0 else { throw FIFOError(path: path) }
+    return path
+}
+
+struct FIFOError: Error, CustomStringConvertible {
+    let path: String
+    var description: String { "mkfifo \(path) failed" }
 }

@@ -1,9 +1,9 @@
-import ClickWheelCore
-import Logging
-import NIOCore
+public import ClickWheelCore
+public import Logging
+public import NIOCore
 import NIOPosix
 import NamedThreads
-import ServiceLifecycle
+public import ServiceLifecycle
 import Synchronization
 
 /// The Snapcast control client (Main menu → Speakers, the rooms MPD clients see as outputs): one TCP
@@ -20,9 +20,9 @@ import Synchronization
 ///
 /// Thread rules: any thread; the state lives on the client's one event loop (each entry hops there).
 /// `@unchecked Sendable`: every mutable field is touched only on `loop`.
-final class SnapcastControl: @unchecked Sendable {
-    let host: String
-    let port: Int
+public final class SnapcastControl: @unchecked Sendable {
+    public let host: String
+    public let port: Int
     /// The service's one event loop (borrowed).
     private let loop: any EventLoop
     private let logger: Logger
@@ -44,7 +44,7 @@ final class SnapcastControl: @unchecked Sendable {
     private var retryDelay = TimeAmount.seconds(1)
     static let maxRetryDelay = TimeAmount.seconds(5)
 
-    init(
+    public init(
         host: String, port: Int, eventLoop: any EventLoop, logger: Logger,
         onChange: @escaping @Sendable ([SpeakerRoom], Speakers.Server) -> Void
     ) {
@@ -56,12 +56,12 @@ final class SnapcastControl: @unchecked Sendable {
     }
 
     /// Connects (and keeps reconnecting) until `stop`.
-    func start() {
+    public func start() {
         loop.execute { self.connect() }
     }
 
     /// Closes the connection (blocking: call it off the cooperative pool).
-    func stop() {
+    public func stop() {
         closed.store(true, ordering: .sequentiallyConsistent)
         try? loop.submit {
             self.stopped = true
@@ -70,7 +70,7 @@ final class SnapcastControl: @unchecked Sendable {
     }
 
     /// Mutes or unmutes a room (its own mute; a group muted in Snapweb is unmuted along with it).
-    func setRoom(_ id: String, on: Bool) {
+    public func setRoom(_ id: String, on: Bool) {
         onLoop {
             // Offline: dropped (not shown as done); the server's state comes back with it.
             guard self.channel != nil, let entry = self.rooms.entry(id) else { return }
@@ -87,7 +87,7 @@ final class SnapcastControl: @unchecked Sendable {
     }
 
     /// Sets a room's volume, 0…100 (its mute unchanged): the Speakers volume screen's wheel.
-    func setVolume(_ id: String, percent: Int) {
+    public func setVolume(_ id: String, percent: Int) {
         onLoop {
             guard self.channel != nil, let entry = self.rooms.entry(id) else { return }
             var volume = entry.client.config.volume
@@ -248,10 +248,12 @@ extension String {
 }
 
 /// Runs the Snapcast control client from start to shutdown.
-struct SnapcastControlService: Service {
+public struct SnapcastControlService: Service {
     let control: SnapcastControl?
 
-    func run() async {
+    public init(control: SnapcastControl?) { self.control = control }
+
+    public func run() async {
         control?.start()
         try? await gracefulShutdown()
         if let control { await NamedThread.run("cw-stop") { control.stop() } }

@@ -1,4 +1,5 @@
 import Foundation
+import Playback
 
 /// Where a `snapcast` output sends its PCM: a snapserver `tcp://` source in server mode (snapserver listens,
 /// ClickWheel connects) or a `pipe://` source's FIFO.
@@ -52,26 +53,26 @@ final class SnapcastLink {
     deinit { close(fd) }
 
     /// Connects to `target`; throws a one-line reason (refused, no reader on the FIFO, unknown host…).
-    static func open(_ target: SnapcastTarget) throws(PlaybackError) -> SnapcastLink {
+    static func open(_ target: SnapcastTarget) throws(SnapcastLinkError) -> SnapcastLink {
         switch target {
         case .tcp(let host, let port): return try connect(host: host, port: port)
         case .pipe(let path):
             // O_NONBLOCK: without a reader open(2) fails with ENXIO instead of waiting for one; it stays on
             // so a full FIFO is waited for with poll(2), bounded by `writeTimeout` (a reader that stopped).
             let fd = Glibc.open(path, O_WRONLY | O_NONBLOCK | O_CLOEXEC)
-            guard fd >= 0 else { throw PlaybackError("cannot open the FIFO \(path): \(errnoText())") }
+            guard fd >= 0 else { throw SnapcastLinkError("cannot open the FIFO \(path): \(errnoText())") }
             return SnapcastLink(fd: fd, isSocket: false)
         }
     }
 
-    private static func connect(host: String, port: Int) throws(PlaybackError) -> SnapcastLink {
+    private static func connect(host: String, port: Int) throws(SnapcastLinkError) -> SnapcastLink {
         var hints = addrinfo()
         hints.ai_family = AF_UNSPEC
         hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
         var list: UnsafeMutablePointer<addrinfo>?
         let rc = getaddrinfo(host, String(port), &hints, &list)
         guard rc == 0, let first = list else {
-            throw PlaybackError("cannot resolve \(host): \(String(cString: gai_strerror(rc)))")
+            throw SnapcastLinkError("cannot resolve \(host): \(String(cString: gai_strerror(rc)))")
         }
         defer { freeaddrinfo(list) }
         var reason = "no address"
@@ -91,7 +92,7 @@ final class SnapcastLink {
             setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
             return SnapcastLink(fd: fd, isSocket: true)
         }
-        throw PlaybackError("cannot connect to tcp://\(host):\(port): \(reason)")
+        throw SnapcastLinkError("cannot connect to tcp://\(host):\(port): \(reason)")
     }
 
     /// A non-blocking connect bounded by `connectTimeoutMS`; nil when connected, else the reason.
@@ -110,7 +111,7 @@ final class SnapcastLink {
     }
 
     /// Writes all of `bytes`; throws when the server is gone or stopped reading for `writeTimeout`.
-    func write(_ bytes: UnsafeRawBufferPointer) throws(PlaybackError) {
+    func write(_ bytes: UnsafeRawBufferPointer) throws(SnapcastLinkError) {
         var done = 0
         while done < bytes.count {
             let base = bytes.baseAddress! + done
@@ -124,7 +125,7 @@ final class SnapcastLink {
                     var p = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
                     if poll(&p, 1, Int32(Self.writeTimeout * 1000)) == 1, p.revents & Int16(POLLOUT) != 0 { continue }
                 }
-                throw PlaybackError(errno == EAGAIN ? "the server stopped reading" : errnoText())
+                throw SnapcastLinkError(errno == EAGAIN ? "the server stopped reading" : errnoText())
             }
             done += n
         }
@@ -132,4 +133,10 @@ final class SnapcastLink {
 
     private static func errnoText() -> String { String(cString: strerror(errno)) }
     private func errnoText() -> String { String(cString: strerror(errno)) }
+}
+
+/// Why the link to snapserver could not be made or broke (one line, for the log and the outputs list).
+struct SnapcastLinkError: Error, CustomStringConvertible, Sendable {
+    var description: String
+    init(_ description: String) { self.description = description }
 }

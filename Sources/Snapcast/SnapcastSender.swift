@@ -1,4 +1,5 @@
 import Foundation
+import Playback
 import Logging
 
 /// The snapcast output's sender thread: keeps the link to snapserver up (one attempt a second while it is
@@ -110,8 +111,8 @@ struct SnapcastSender {
                 chunk.withUnsafeBytes { converter.convert($0, gain: gain, into: &out) }
             }
             // The error comes back as a value: a typed-throws closure through withUnsafeBytes crashes swiftc 6.3.1.
-            let send = { (bytes: UnsafeRawBufferPointer) -> PlaybackError? in
-                do throws(PlaybackError) { try current.write(bytes) } catch { return error }
+            let send = { (bytes: UnsafeRawBufferPointer) -> SnapcastLinkError? in
+                do throws(SnapcastLinkError) { try current.write(bytes) } catch { return error }
                 return nil
             }
             let failure = asQueued ? chunk.withUnsafeBytes(send) : out.withUnsafeBytes(send)

@@ -1,4 +1,5 @@
 import Foundation
+public import Playback
 public import Logging
 import NamedThreads
 
@@ -23,7 +24,7 @@ import NamedThreads
 /// touches the queue under the lock; connects and writes happen on the sender thread.
 ///
 /// Thread rules: the `AudioOutput` methods on the audio thread only; the sender thread owns the link.
-public final class SnapcastOutput: AudioOutput {
+public final class SnapcastOutput: ClockFollowingOutput {
     /// The stream format the snapserver source is configured with.
     public static let streamFormat = PCMFormat(sampleRate: 44_100, channels: 2)
     public static let retryInterval = 1.0
@@ -82,14 +83,18 @@ public final class SnapcastOutput: AudioOutput {
     public func disconnect() { closeStream() }
 
     public func openStream(format: PCMFormat, volume: Int, paused: Bool) throws(AudioOutputError) {
-        openStream(format: format, volume: volume, paused: paused, following: false)
+        open(format: format, volume: volume, paused: paused, following: false)
     }
 
-    /// Opens a stream; `following`: as a second output, paced by the first one's clock (`follow`) from the
-    /// start. Said here, not learnt from the first `follow` call: the sender's first pass may come before
-    /// it, and paced by the wall clock meanwhile it sent its 40 ms lead, then nothing until the first
-    /// output's clock moved: snapserver ran dry and resynced, a gap heard in every room.
-    public func openStream(format: PCMFormat, volume: Int, paused: Bool, following: Bool) {
+    /// As a second output: paced by the first one's clock (`follow`) from the start. Said here, not learnt
+    /// from the first `follow` call: the sender's first pass may come before it, and paced by the wall clock
+    /// meanwhile it sent its 40 ms lead, then nothing until the first output's clock moved: snapserver ran
+    /// dry and resynced, a gap heard in every room.
+    public func openFollowingStream(format: PCMFormat, volume: Int, paused: Bool) {
+        open(format: format, volume: volume, paused: paused, following: true)
+    }
+
+    private func open(format: PCMFormat, volume: Int, paused: Bool, following: Bool) {
         shared.withLock { s in
             s.reset(format: format)
             s.following = following

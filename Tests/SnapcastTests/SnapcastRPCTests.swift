@@ -1,4 +1,4 @@
-@testable import ClickWheelService
+@testable import Snapcast
 import ClickWheelCore
 import Testing
 
