@@ -4,7 +4,7 @@
 # audio tests against a private PulseAudio server and against PipeWire's pulse server (each with a null
 # sink, captured audio), then the rest of the suite with `swift test` (SQLite files, mpc and python-mpd2
 # against the control socket, the real clickwheel binary in tmux), then 20 power cuts,
-# then each fuzz target for 60 s.
+# then each fuzz target for 60 s, then the Debian package installed into a clean Debian root.
 # Usage: contrib/test.sh [--tsan] [extra swift test arguments]
 #   --tsan   then run the threaded suites again under Thread Sanitizer (contrib/ci/tsan.sh: its own
 #            build in .build-tsan, about 15 minutes more; CI leaves it out to stay within its budget)
@@ -102,5 +102,11 @@ python3 contrib/soak/soak.py --minutes 3 --binary .build/debug/clickwheel
 
 # Fuzzing: each libFuzzer target of contrib/fuzz for 60 s from its seeds (two at a time: about 4 minutes with the builds).
 bash contrib/ci/fuzz.sh 60
+
+# The Debian package (contrib/package/README.md): a release build with the static Swift stdlib, lintian,
+# then install, index, play, upgrade, remove and purge in a Debian 12 root made by debootstrap with no
+# Swift in it (the root cached in /var/cache/clickwheel-debootstrap where the machine keeps it). Last:
+# the release build is its own (.build-package), and no other stage needs it.
+bash contrib/ci/package-test.sh
 
 if [ "$tsan" = 1 ]; then bash contrib/ci/tsan.sh; fi
