@@ -137,7 +137,7 @@ import Testing
     @Test func holdSwitchIgnoresEverythingButItsOwnGesture() {
         var h = onSongs()
         h.hold(.playPause, ms: 700)
-        #expect(h.engine.locked)
+        #expect(h.engine.input.locked)
         let before = h.engine.top
         h.turn(3)
         h.click(.menu)
@@ -146,7 +146,7 @@ import Testing
         h.wait(ms: 2100)
         #expect(h.screen[0].hasPrefix("Songs") && h.screen[0].contains("⚿"))
         h.hold(.playPause, ms: 700)
-        #expect(!h.engine.locked)
+        #expect(!h.engine.input.locked)
         h.turn(1)
         #expect(h.engine.top.cursor == 1)
     }

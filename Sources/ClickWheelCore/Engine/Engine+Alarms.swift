@@ -202,7 +202,7 @@ extension Engine {
             effects.append(.alarmTone(volume: start))
         } else {
             let shuffle: Settings.Shuffle = alarm.sound == .shuffleSongs ? .songs : .off
-            let first = shuffle == .off ? 0 : Int(random.next() % UInt64(ids.count))
+            let first = shuffle == .off ? 0 : Int(queue.random.next() % UInt64(ids.count))
             effects += startQueue(ids, at: first, shuffle: shuffle)
         }
         alarmClock.ringing = ringing

@@ -15,9 +15,9 @@ extension Engine {
     /// The current track's chapters (empty when it has none or nothing is current), read once per track.
     mutating func currentChapters() -> [Chapter] {
         guard let id = player.currentID, player.hasCurrent else { return [] }
-        if let cache = chapterCache, cache.id == id { return cache.chapters }
+        if let cache = caches.chapterCache, cache.id == id { return cache.chapters }
         let chapters = (try? library.chapters(of: id)) ?? []
-        chapterCache = ChapterCache(id: id, chapters: chapters)
+        caches.chapterCache = ChapterCache(id: id, chapters: chapters)
         return chapters
     }
 
@@ -75,9 +75,9 @@ extension Engine {
 
     /// Whether Music lists Audiobooks: the library has at least one book.
     mutating func libraryHasAudiobooks() -> Bool {
-        if let known = audiobooksPresent { return known }
+        if let known = caches.audiobooksPresent { return known }
         let present = ((try? library.count(of: .audiobooks)) ?? 0) > 0
-        audiobooksPresent = present
+        caches.audiobooksPresent = present
         return present
     }
 }

@@ -103,7 +103,7 @@ extension Engine {
             // As MPD: a new queue version and an idle `playlist` even when the queue was empty (a
             // client's command list `clear` + a failing `add` still changed the queue).
             let wasEmpty = player.entries.isEmpty && player.status == .stopped
-            unshuffledOrder = nil
+            queue.unshuffledOrder = nil
             player.entries.removeAll()
             effects.append(.notify(.playlist))
             if wasEmpty { return [] }
@@ -195,7 +195,7 @@ extension Engine {
             guard settings.shuffle != .off else { return startEntry(0) }
             // Shuffle on and nothing current (MPD's random order starts anew): a random entry first,
             // the queue shuffled around it, as when Shuffle turns on while a song plays.
-            player.current = Int.random(in: player.entries.indices, using: &random)
+            player.current = Int.random(in: player.entries.indices, using: &queue.random)
             let effects = reshuffle()
             return effects + startEntry(player.current ?? 0)
         }
@@ -290,7 +290,7 @@ extension Engine {
                     player.current = following
                     player.status = .stopped
                     player.elapsedMS = 0
-                    currentTrack = nil
+                    queue.currentTrack = nil
                 } else {
                     stopAtEnd()
                 }
@@ -316,7 +316,7 @@ extension Engine {
     private mutating func shuffleRange(_ range: Range<Int>) -> [Effect] {
         guard range.count > 1 else { return [] }
         var ids = Array(player.entries.ids[range])
-        ids.shuffle(using: &random)
+        ids.shuffle(using: &queue.random)
         if let currentID = player.currentSongID, let i = ids.firstIndex(of: currentID), player.status != .stopped {
             ids.swapAt(0, i)
         }

@@ -4,10 +4,10 @@ extension Engine {
     public var context: Keymap.Context {
         // A ringing alarm answers Select, Menu and Play/Pause even with the hold switch on.
         if alarmClock.ringing != nil { return .menu }
-        if locked { return .locked }
+        if input.locked { return .locked }
         if searchState != nil && top.cursor == 0 { return .search }
         guard top.destination == .nowPlaying else { return .menu }
-        switch nowPlayingMode {
+        switch screen.nowPlayingMode {
         case .normal: return .nowPlaying
         case .scrubbing: return .scrubbing
         case .shuffle, .repeatMode, .rating: return .nowPlayingSetting
@@ -19,15 +19,15 @@ extension Engine {
         switch input {
         case .wheel(let steps, _):
             if alarmClock.ringing != nil { return [] }
-            if case .alarmTime = top.destination, !locked { return adjustAlarmTime(by: steps) }
-            if case .speakerVolume(let id) = top.destination, !locked { return adjustRoomVolume(id, by: steps) }
+            if case .alarmTime = top.destination, !self.input.locked { return adjustAlarmTime(by: steps) }
+            if case .speakerVolume(let id) = top.destination, !self.input.locked { return adjustRoomVolume(id, by: steps) }
             guard let action = configuration.keymap.action(for: .wheel, in: context) else {
-                if locked { lockNoticeUntil = now.adding(ms: 2000) }
+                if self.input.locked { screen.lockNoticeUntil = now.adding(ms: 2000) }
                 return []
             }
             return wheel(steps, action: action)
         case .button(let button, let phase, _):
-            return perform(gestures.feed(button, phase, at: now))
+            return perform(self.input.gestures.feed(button, phase, at: now))
         }
     }
 
@@ -46,7 +46,7 @@ extension Engine {
             case .released(let b): trigger = .released(b)
             }
             guard let action = configuration.keymap.action(for: trigger, in: context) else {
-                if locked, case .click = trigger { lockNoticeUntil = now.adding(ms: 2000) }
+                if input.locked, case .click = trigger { screen.lockNoticeUntil = now.adding(ms: 2000) }
                 continue
             }
             effects += perform(action, repeatCount: repeatCount)
@@ -56,9 +56,9 @@ extension Engine {
 
     private mutating func wheel(_ steps: Int, action: Keymap.Action) -> [Effect] {
         switch action {
-        case .scroll: return scroll(by: accelerator.items(for: steps, at: now))
+        case .scroll: return scroll(by: input.accelerator.items(for: steps, at: now))
         case .volume: return changeVolume(by: steps)
-        case .scrub: return scrub(by: accelerator.items(for: steps, at: now))
+        case .scrub: return scrub(by: input.accelerator.items(for: steps, at: now))
         case .adjust: return searchState != nil ? movePicker(by: steps) : adjustNowPlaying(by: steps)
         default: return perform(action, repeatCount: 0)
         }
@@ -84,12 +84,12 @@ extension Engine {
         case .endSeek: return []
         case .deleteLetter: return deleteLetter()
         case .cycleNowPlaying:
-            nowPlayingMode = nowPlayingMode.next
-            accelerator.reset()
+            screen.nowPlayingMode = screen.nowPlayingMode.next
+            input.accelerator.reset()
             return []
         case .toggleLock:
-            locked.toggle()
-            lockNoticeUntil = locked ? now.adding(ms: 2000) : nil
+            input.locked.toggle()
+            screen.lockNoticeUntil = input.locked ? now.adding(ms: 2000) : nil
             return []
         }
     }

@@ -39,7 +39,7 @@ extension Engine {
     mutating func count(of source: ListSource) -> Int {
         switch source {
         case .library(let list): rows.count(of: list, in: library)
-        case .onTheGo: onTheGo.count
+        case .onTheGo: queue.onTheGo.count
         }
     }
 
@@ -49,15 +49,15 @@ extension Engine {
         case .library(let list):
             return rows.row(index, of: list, in: library)
         case .onTheGo:
-            guard onTheGo.indices.contains(index), let t = try? library.track(onTheGo[index]) else { return nil }
+            guard queue.onTheGo.indices.contains(index), let t = try? library.track(queue.onTheGo[index]) else { return nil }
             return BrowseRow(id: t.id, kind: .song, title: t.title, detail: t.artist, initial: t.title.first ?? "#")
         }
     }
 
     /// Settings → About as label/value pairs.
     mutating func aboutLines() -> [(String, String)] {
-        if statistics == nil { statistics = try? library.statistics() }
-        let stats = statistics
+        if caches.statistics == nil { caches.statistics = try? library.statistics() }
+        let stats = caches.statistics
         func n(_ v: Int?) -> String { v.map(String.init) ?? "?" }
         return [
             ("Songs", n(stats?.songs)), ("Albums", n(stats?.albums)), ("Artists", n(stats?.artists)),

@@ -10,8 +10,8 @@ extension Engine {
         page.anchor = anchor(of: page)
         stack[stack.count - 1] = page
         fixTop()
-        selectedSince = now
-        letterUntil = abs(items) > 1 ? now.adding(ms: 800) : letterUntil
+        screen.selectedSince = now
+        screen.letterUntil = abs(items) > 1 ? now.adding(ms: 800) : screen.letterUntil
         return settings.clicker == .off ? [] : [.click(settings.clicker)]
     }
 
@@ -62,11 +62,11 @@ extension Engine {
             _ = back()
             return effects
         case .addToOnTheGo(let target):
-            onTheGo += trackIDs(of: target)
+            queue.onTheGo += trackIDs(of: target)
             _ = back()
             return [.notify(.storedPlaylist)]
         case .clearOnTheGo:
-            onTheGo = []
+            queue.onTheGo = []
             _ = back()
             return [.notify(.storedPlaylist)]
         case .sleep(let choice):
@@ -101,7 +101,7 @@ extension Engine {
         }
         if var current = loadCurrentTrack(), current.id == track {
             current.rating = rating
-            currentTrack = current
+            queue.currentTrack = current
         }
         return [.rate(track, rating: max(0, min(Rating.maximum, rating)))]
     }
@@ -140,25 +140,25 @@ extension Engine {
         }
         stack.append(page)
         fixTop()
-        if destination == .nowPlaying { nowPlayingMode = .normal }
-        accelerator.reset()
-        selectedSince = now
+        if destination == .nowPlaying { screen.nowPlayingMode = .normal }
+        input.accelerator.reset()
+        screen.selectedSince = now
     }
 
     mutating func back() -> [Effect] {
         guard stack.count > 1 else { return [] }
         let popped = stack.removeLast()
         if popped.destination == .nowPlaying { leftNowPlaying() }
-        accelerator.reset()
-        selectedSince = now
+        input.accelerator.reset()
+        screen.selectedSince = now
         clampCursor()
         return []
     }
 
     /// Leaves Now Playing's modes behind.
     mutating func leftNowPlaying() {
-        nowPlayingMode = .normal
-        volumeShownUntil = nil
+        screen.nowPlayingMode = .normal
+        screen.volumeShownUntil = nil
     }
 
     mutating func openContextMenu() -> [Effect] {
@@ -222,10 +222,10 @@ extension Engine {
     /// Drops the caches and puts every cursor back on the item it was on (or the nearest line).
     mutating func libraryChanged() {
         rows.removeAll()
-        currentTrack = nil
-        chapterCache = nil
-        audiobooksPresent = nil
-        statistics = nil
+        queue.currentTrack = nil
+        caches.chapterCache = nil
+        caches.audiobooksPresent = nil
+        caches.statistics = nil
         let saved = stack
         for i in saved.indices {
             var page = saved[i]

@@ -5,7 +5,7 @@ extension Engine {
         let ids: [TrackID]
         switch source {
         case .library(let list): ids = (try? library.trackIDs(of: list)) ?? []
-        case .onTheGo: ids = onTheGo
+        case .onTheGo: ids = queue.onTheGo
         }
         guard ids.indices.contains(index) else { return [] }
         var effects = startQueue(ids, at: index, shuffle: settings.shuffle)
@@ -17,7 +17,7 @@ extension Engine {
     mutating func shuffleSongs() -> [Effect] {
         let ids = (try? library.trackIDs(of: .songs)) ?? []
         guard !ids.isEmpty else { return [] }
-        let start = Int(random.next() % UInt64(ids.count))
+        let start = Int(queue.random.next() % UInt64(ids.count))
         var effects = startQueue(ids, at: start, shuffle: settings.shuffle == .albums ? .albums : .songs)
         effects += showNowPlaying()
         return effects
@@ -31,14 +31,14 @@ extension Engine {
     /// Replaces the queue with `ids` (shuffled unless `shuffle` is off) and plays entry `index` of `ids`.
     mutating func startQueue(_ ids: [TrackID], at index: Int, shuffle: Settings.Shuffle) -> [Effect] {
         var start = index
-        unshuffledOrder = nil
+        queue.unshuffledOrder = nil
         player.entries.replace(with: ids)
         if shuffle != .off {
             let listOrder = player.entries.ids
             // The list order is kept to go back to when Shuffle is turned off. Shuffle Songs with Shuffle
             // off has none: its queue is the shuffle itself (and a restart must bring that order back,
             // not the library's).
-            if settings.shuffle != .off { unshuffledOrder = listOrder }
+            if settings.shuffle != .off { queue.unshuffledOrder = listOrder }
             let (order, s) = shuffled(ids, keepingFirst: index, by: shuffle)
             player.entries.reorder(byIDs: order.map { listOrder[$0] })
             start = s
@@ -51,8 +51,8 @@ extension Engine {
         player.current = index
         player.status = .playing
         player.elapsedMS = 0
-        currentTrack = nil
-        nowPlayingSince = now
+        queue.currentTrack = nil
+        screen.nowPlayingSince = now
         return [.playback(.play(index: index)), .notify(.player)]
     }
 
@@ -62,8 +62,8 @@ extension Engine {
             return startQueue(ids, at: 0, shuffle: .off)
         }
         let songIDs = player.entries.insert(ids, at: current + 1)
-        if let currentSongID = player.currentSongID, let i = unshuffledOrder?.firstIndex(of: currentSongID) {
-            unshuffledOrder?.insert(contentsOf: songIDs, at: i + 1)
+        if let currentSongID = player.currentSongID, let i = queue.unshuffledOrder?.firstIndex(of: currentSongID) {
+            queue.unshuffledOrder?.insert(contentsOf: songIDs, at: i + 1)
         }
         return [.playback(.insert(ids, at: current + 1)), .notify(.playlist)]
     }
@@ -128,7 +128,7 @@ extension Engine {
 
     /// The wheel on Now Playing: 2 % per step up to the volume limit; the bar shows for 2 s.
     mutating func changeVolume(by steps: Int) -> [Effect] {
-        volumeShownUntil = now.adding(ms: Self.volumeOverlayMS)
+        screen.volumeShownUntil = now.adding(ms: Self.volumeOverlayMS)
         let volume = max(0, min(settings.volumeLimit, settings.volume + steps * 2))
         guard volume != settings.volume else { return [] }
         settings.volume = volume
@@ -139,7 +139,7 @@ extension Engine {
     /// The wheel on Now Playing's shuffle, repeat and rating stops.
     mutating func adjustNowPlaying(by steps: Int) -> [Effect] {
         let delta = steps > 0 ? 1 : -1
-        switch nowPlayingMode {
+        switch screen.nowPlayingMode {
         case .shuffle:
             let key = SettingKey.shuffle
             return apply(
@@ -161,9 +161,9 @@ extension Engine {
     /// The current track's info, read once per track.
     mutating func loadCurrentTrack() -> TrackInfo? {
         guard let id = player.currentID else { return nil }
-        if let t = currentTrack, t.id == id { return t }
-        currentTrack = try? library.track(id)
-        return currentTrack
+        if let t = queue.currentTrack, t.id == id { return t }
+        queue.currentTrack = try? library.track(id)
+        return queue.currentTrack
     }
 }
 

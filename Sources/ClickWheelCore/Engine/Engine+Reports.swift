@@ -7,8 +7,8 @@ extension Engine {
             // plays or is paused, were set by the commands, and a `seekcur` sent at once may already
             // have moved it). Only another entry, which the player moved to by itself, is news.
             guard player.queue.indices.contains(index), player.current != index else { return [] }
-            currentTrack = nil
-            nowPlayingSince = now
+            queue.currentTrack = nil
+            screen.nowPlayingSince = now
             player.current = index
             player.elapsedMS = 0
             return [.notify(.player)]
@@ -94,7 +94,7 @@ extension Engine {
         player.status = .stopped
         player.current = nil
         player.elapsedMS = 0
-        currentTrack = nil
+        queue.currentTrack = nil
         if let i = stack.firstIndex(where: { $0.destination == .nowPlaying }) {
             stack.removeSubrange(i...)
             leftNowPlaying()
@@ -117,17 +117,17 @@ extension Engine {
     mutating func reshuffle() -> [Effect] {
         let currentSongID = player.currentSongID
         if settings.shuffle == .off {
-            guard let original = unshuffledOrder else { return [] }
-            unshuffledOrder = nil
+            guard let original = queue.unshuffledOrder else { return [] }
+            queue.unshuffledOrder = nil
             player.entries.reorder(byIDs: original)
         } else {
             guard let currentSongID else { return [] }
             // The list order without songs removed since, and with songs added since at its end.
             let entryIndex = Dictionary(uniqueKeysWithValues: player.entries.ids.enumerated().map { ($1, $0) })
-            var base = (unshuffledOrder ?? []).filter { entryIndex[$0] != nil }
+            var base = (queue.unshuffledOrder ?? []).filter { entryIndex[$0] != nil }
             let known = Set(base)
             base += player.entries.ids.filter { !known.contains($0) }
-            unshuffledOrder = base
+            queue.unshuffledOrder = base
             let tracks = base.map { player.entries[entryIndex[$0]!].track }
             let first = base.firstIndex(of: currentSongID) ?? 0
             let (order, _) = shuffled(tracks, keepingFirst: first, by: settings.shuffle)
@@ -157,12 +157,12 @@ extension Engine {
                 if i == first { firstGroup = groups.count - 1 }
             }
             let chosen = groups.remove(at: firstGroup)
-            groups.shuffle(using: &random)
+            groups.shuffle(using: &queue.random)
             return (chosen + groups.flatMap { $0 }, chosen.firstIndex(of: first) ?? 0)
         }
         var rest = Array(ids.indices)
         rest.remove(at: first)
-        rest.shuffle(using: &random)
+        rest.shuffle(using: &queue.random)
         return ([first] + rest, 0)
     }
 

@@ -72,7 +72,7 @@ extension Engine {
 
     /// The list order while shuffled, as track ids.
     var unshuffledTracks: [TrackID]? {
-        guard let order = unshuffledOrder else { return nil }
+        guard let order = queue.unshuffledOrder else { return nil }
         let byID = Dictionary(uniqueKeysWithValues: player.entries.entries.map { ($0.id, $0.track) })
         return order.compactMap { byID[$0] }
     }
@@ -82,7 +82,7 @@ extension Engine {
     mutating func loadQueue(_ queue: [TrackID], unshuffled: [TrackID]?) {
         guard let unshuffled, unshuffled.sorted() == queue.sorted() else {
             player.entries.replace(with: queue)
-            unshuffledOrder = nil
+            self.queue.unshuffledOrder = nil
             return
         }
         player.entries.replace(with: unshuffled)
@@ -91,7 +91,7 @@ extension Engine {
         for (id, track) in zip(listOrder, unshuffled).reversed() { unused[track, default: []].append(id) }
         let order = queue.map { unused[$0]!.removeLast() }
         player.entries.reorder(byIDs: order)
-        unshuffledOrder = listOrder
+        self.queue.unshuffledOrder = listOrder
     }
 
     /// A checkpoint of the current state, and the current episode's place: what the shell stores when it
@@ -134,7 +134,7 @@ extension Engine {
             player.current = nil
             player.status = .stopped
             player.elapsedMS = 0
-            currentTrack = nil
+            self.queue.currentTrack = nil
             resume.lastStatus = .stopped
             resume.lastCheckpoint = now
             return [.playback(.replaceQueue(queue, current: nil)), .notify(.playlist), .notify(.player)]
@@ -142,8 +142,8 @@ extension Engine {
         player.current = current
         player.status = .paused
         player.elapsedMS = max(0, saved.positionMS)
-        currentTrack = nil
-        nowPlayingSince = now
+        self.queue.currentTrack = nil
+        screen.nowPlayingSince = now
         resume.shellEmpty = true
         resume.pendingStart = nil
         let awayMS = wallNowMS.map { saved.savedAtMS > 0 ? max(0, $0 - saved.savedAtMS) : 0 } ?? 0

@@ -31,7 +31,7 @@ extension Engine {
         let n = SearchState.alphabet.count
         state.picker = ((state.picker + steps) % n + n) % n
         setSearch(state)
-        selectedSince = now
+        screen.selectedSince = now
         return settings.clicker == .off ? [] : [.click(settings.clicker)]
     }
 

@@ -29,10 +29,10 @@ extension Engine {
 
     /// On every tick: a timed sleep that is due pauses playback.
     mutating func expireSleep() -> [Effect] {
-        if let until = sleepNoticeUntil, now >= until { sleepNoticeUntil = nil }
+        if let until = screen.sleepNoticeUntil, now >= until { screen.sleepNoticeUntil = nil }
         guard case .at(let t) = sleepTimer, now >= t else { return [] }
         sleepTimer = nil
-        sleepNoticeUntil = now.adding(ms: Self.sleepNoticeMS)
+        screen.sleepNoticeUntil = now.adding(ms: Self.sleepNoticeMS)
         guard player.hasCurrent, player.status == .playing else { return [] }
         return playPause()
     }
@@ -43,13 +43,13 @@ extension Engine {
     mutating func sleepAtEndOfTrack(after index: Int) -> [Effect]? {
         guard sleepTimer == .endOfTrack else { return nil }
         sleepTimer = nil
-        sleepNoticeUntil = now.adding(ms: Self.sleepNoticeMS)
+        screen.sleepNoticeUntil = now.adding(ms: Self.sleepNoticeMS)
         guard let next = entry(after: index), player.entries.indices.contains(next) else { return nil }
         player.current = next
         player.status = .paused
         player.elapsedMS = 0
-        currentTrack = nil
-        nowPlayingSince = now
+        queue.currentTrack = nil
+        screen.nowPlayingSince = now
         // The audio thread stopped after the track: Play/Pause loads the entry (as after a restore).
         resume.shellEmpty = true
         var effects: [Effect] = [.notify(.player)]

@@ -15,21 +15,21 @@ extension Engine {
     /// Playback needs none: position reports arrive as events and carry the clock and the checkpoints.
     /// A time already past asks for a tick at once (the tick clears it).
     public func nextTick() -> Timestamp? {
-        if goodbye { return nil }
+        if screen.goodbye { return nil }
         var soonest: Timestamp?
         func consider(_ time: Timestamp?) {
             guard let time else { return }
             soonest = min(soonest ?? time, time)
         }
         if wheelSetup?.wantsTicks == true { consider(now.adding(ms: Self.busyTickMS)) }
-        consider(gestures.nextDue)
-        consider(volumeShownUntil)
-        consider(letterUntil)
-        consider(lockNoticeUntil)
-        consider(sleepNoticeUntil)
-        if nowPlayingMode != .normal { consider(lastInput.adding(ms: Self.modeTimeoutMS)) }
-        if backlightOn && settings.backlightSeconds > 0 {
-            consider(lastInput.adding(ms: Int64(settings.backlightSeconds) * 1000))
+        consider(input.gestures.nextDue)
+        consider(screen.volumeShownUntil)
+        consider(screen.letterUntil)
+        consider(screen.lockNoticeUntil)
+        consider(screen.sleepNoticeUntil)
+        if screen.nowPlayingMode != .normal { consider(input.lastInput.adding(ms: Self.modeTimeoutMS)) }
+        if screen.backlightOn && settings.backlightSeconds > 0 {
+            consider(input.lastInput.adding(ms: Int64(settings.backlightSeconds) * 1000))
         }
         if case .at(let end) = sleepTimer {
             consider(end)
@@ -37,7 +37,7 @@ extension Engine {
             let left = end.milliseconds(since: now)
             if left > 0 { consider(now.adding(ms: (left - 1) % 60_000 + 1)) }
         }
-        consider(frameChangesAt)
+        consider(screen.frameChangesAt)
         consider(alarmNextTick())
         return soonest
     }

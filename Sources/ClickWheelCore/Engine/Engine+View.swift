@@ -2,14 +2,14 @@
 extension Engine {
     /// The view of the current screen at the current time.
     mutating func view() -> ScreenView {
-        if goodbye { return .text(title: MenuCatalog.title(of: .main), lines: ["Goodbye"]) }
-        if let until = sleepNoticeUntil, now < until { return .text(title: "Sleep Timer", lines: ["Paused"]) }
+        if screen.goodbye { return .text(title: MenuCatalog.title(of: .main), lines: ["Goodbye"]) }
+        if let until = screen.sleepNoticeUntil, now < until { return .text(title: "Sleep Timer", lines: ["Paused"]) }
         if let ringing = alarmClock.ringing { return ringingView(ringing) }
         if let wheelSetup { return wheelSetup.view(compact: configuration.geometry.rows < 4, now: now) }
-        if locked, let until = lockNoticeUntil, now < until {
+        if input.locked, let until = screen.lockNoticeUntil, now < until {
             return .text(title: "Locked", lines: ["Hold Play to unlock"])
         }
-        let icons = StatusIcons(status: player.hasCurrent ? player.status : .stopped, locked: locked)
+        let icons = StatusIcons(status: player.hasCurrent ? player.status : .stopped, locked: input.locked)
         let page = top
         if page.destination == .nowPlaying {
             return nowPlayingView(icons: icons)
@@ -26,7 +26,7 @@ extension Engine {
             index += 1
         }
         var letter: Character?
-        if let until = letterUntil, now < until, case .list(let screen) = page.destination,
+        if let until = screen.letterUntil, now < until, case .list(let screen) = page.destination,
             page.cursor >= screen.header.count
         {
             letter = row(page.cursor - screen.header.count, of: screen.source)?.initial
@@ -34,7 +34,7 @@ extension Engine {
         return .list(
             ListView(
                 title: title(of: page.destination), icons: icons, total: total, cursor: page.cursor, top: page.top,
-                lines: lines, emptyText: emptyText(of: page.destination), selectedSince: selectedSince,
+                lines: lines, emptyText: emptyText(of: page.destination), selectedSince: screen.selectedSince,
                 letter: letter))
     }
 
@@ -54,7 +54,7 @@ extension Engine {
 
     private func emptyText(of destination: Destination) -> String {
         guard case .list(let screen) = destination else { return "" }
-        if let scanCount { return "Scanning… \(scanCount)" }
+        if let scanCount = caches.scanCount { return "Scanning… \(scanCount)" }
         if rows.lastError != nil { return "Library error" }
         return MenuCatalog.emptyText(of: screen.source)
     }
@@ -65,9 +65,9 @@ extension Engine {
         }
         let track = loadCurrentTrack()
         var overlay: NowPlayingView.Overlay?
-        switch nowPlayingMode {
+        switch screen.nowPlayingMode {
         case .normal:
-            if let until = volumeShownUntil, now < until { overlay = .volume(settings.volume) }
+            if let until = screen.volumeShownUntil, now < until { overlay = .volume(settings.volume) }
         case .scrubbing:
             overlay = .scrubbing
         case .shuffle:
@@ -82,7 +82,7 @@ extension Engine {
                 position: current + 1, count: player.queue.count, title: track?.title ?? "Unknown track",
                 artist: track?.artist ?? "", album: track?.album ?? "", elapsedMS: player.elapsedMS,
                 durationMS: track?.durationMS ?? 0, icons: icons, shuffle: settings.shuffle,
-                repeatMode: settings.repeatMode, overlay: overlay, since: nowPlayingSince,
+                repeatMode: settings.repeatMode, overlay: overlay, since: screen.nowPlayingSince,
                 chapter: currentChapterTitle(),
                 // Paused or stopped nothing is asked of the outputs, so nothing has failed (as MPD, which
                 // finds a failed output only when it opens one to play).

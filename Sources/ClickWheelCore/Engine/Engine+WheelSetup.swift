@@ -4,7 +4,7 @@ extension Engine {
     /// Opens the flow and asks the shell for raw events.
     mutating func startWheelSetup() -> [Effect] {
         wheelSetup = WheelSetup(at: now)
-        accelerator.reset()
+        input.accelerator.reset()
         return [.rawInput(on: true)]
     }
 
@@ -47,7 +47,7 @@ extension Engine {
         case .button(let button, let phase, let t):
             time = t
             // Through the recogniser as always, so its state stays right for after the flow.
-            gestures = self.gestures.feed(button, phase, at: now)
+            gestures = self.input.gestures.feed(button, phase, at: now)
         }
         wheelSetup = setup
         var effects: [Effect] = []
@@ -90,7 +90,7 @@ extension Engine {
     mutating func cancelWheelSetup() -> [Effect] {
         guard let setup = wheelSetup else { return [] }
         wheelSetup = nil
-        selectedSince = now
+        screen.selectedSince = now
         return setup.isMeasuring ? [.rawInput(on: false)] : []
     }
 

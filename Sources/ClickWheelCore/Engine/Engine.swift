@@ -4,6 +4,10 @@
 /// time comes with the events, the library is read through the `LibraryReading` port, and everything
 /// else (frames to draw, commands for playback, clicks, settings to store) is returned as effects.
 ///
+/// Its state is grouped into the parts it is made of: the screen (`ScreenState`), the wheel and buttons
+/// (`InputState`), the play order (`PlayOrder`), what is read once from the library (`LibraryCaches`),
+/// and the features that own their state (resume, sleep timer, alarms, wheel setup, Speakers).
+///
 /// Thread rules: a value owned by one task or thread (the engine loop); not shared.
 public struct Engine: Sendable {
     public let library: any LibraryReading
@@ -12,46 +16,24 @@ public struct Engine: Sendable {
     public internal(set) var player = Player()
     /// The menu stack; the last page is on screen.
     public internal(set) var stack: [Page] = [Page(.menu(.main))]
-    public internal(set) var nowPlayingMode = NowPlayingMode.normal
-    /// The software hold switch.
-    public internal(set) var locked = false
-    /// The session's On-The-Go playlist.
-    public internal(set) var onTheGo: [TrackID] = []
     /// The last frame emitted.
     public internal(set) var frame: Frame?
-    /// When time alone may next change `frame` (a marquee step…), as the renderer said: nil if never.
-    var frameChangesAt: Timestamp?
-
-    var renderer: LCDRenderer
+    /// The rows of the lists on screen, paged in from the library.
     var rows = RowCache()
-    var gestures: ButtonGestures
-    var accelerator: WheelAccelerator
-    var random: SplitMix64
+    /// What the screen shows besides the stack: Now Playing's mode, timed notices, the backlight.
+    public internal(set) var screen: ScreenState
+    /// The wheel's acceleration, the buttons' gestures, the hold switch.
+    public internal(set) var input: InputState
+    /// Shuffle's saved order, On-The-Go, the seeded shuffle, the current track's details.
+    public internal(set) var queue: PlayOrder
+    /// What is read once per library version or track.
+    var caches = LibraryCaches()
+    /// The time of the latest event.
     var now = Timestamp.zero
-    var lastInput = Timestamp.zero
-    var selectedSince = Timestamp.zero
-    var nowPlayingSince = Timestamp.zero
-    var volumeShownUntil: Timestamp?
-    var letterUntil: Timestamp?
-    var lockNoticeUntil: Timestamp?
-    var backlightOn = true
-    var scanCount: Int?
-    /// The queue's song ids in list order, kept while shuffle is on so turning it off restores it.
-    var unshuffledOrder: [Int]?
-    var currentTrack: TrackInfo?
-    /// The current file's chapters, read once per track (`Engine+Chapters`).
-    var chapterCache: ChapterCache?
-    /// Whether the library has audiobooks (Music shows Audiobooks), read once per library version.
-    var audiobooksPresent: Bool?
-    /// Settings → About's counts, read once per library version.
-    var statistics: LibraryStatistics?
     /// Checkpoints, restore and play counts (`Engine+Resume`, `Engine+PlayCounts`).
     var resume = ResumeTracker()
     /// Settings → Sleep Timer (`Engine+Sleep`); nil: off.
     public internal(set) var sleepTimer: SleepTimer?
-    var sleepNoticeUntil: Timestamp?
-    /// The service is stopping: the screen says Goodbye.
-    var goodbye = false
     /// Settings → Wheel's calibration, on screen while not nil (`Engine+WheelSetup`).
     public internal(set) var wheelSetup: WheelSetup?
     /// How long the player has played since the start (MPD's `playtime`), brought up to date after
@@ -66,10 +48,11 @@ public struct Engine: Sendable {
         self.library = library
         self.configuration = configuration
         self.settings = settings
-        renderer = LCDRenderer(geometry: configuration.geometry, charset: configuration.charset)
-        gestures = ButtonGestures(holdMS: configuration.holdMS)
-        accelerator = WheelAccelerator(mode: settings.acceleration, degreesPerStep: configuration.degreesPerStep)
-        random = SplitMix64(seed: configuration.shuffleSeed)
+        screen = ScreenState(renderer: LCDRenderer(geometry: configuration.geometry, charset: configuration.charset))
+        input = InputState(
+            gestures: ButtonGestures(holdMS: configuration.holdMS),
+            accelerator: WheelAccelerator(mode: settings.acceleration, degreesPerStep: configuration.degreesPerStep))
+        queue = PlayOrder(random: SplitMix64(seed: configuration.shuffleSeed))
     }
 
     /// The page on screen.
@@ -84,7 +67,7 @@ public struct Engine: Sendable {
             effects += wake()
             effects += handleInput(input)
         case .tick:
-            effects += perform(gestures.tick(at: now))
+            effects += perform(input.gestures.tick(at: now))
             effects += expireTimers()
             effects += wheelSetupTick()
             effects += alarmTick()
@@ -93,7 +76,7 @@ public struct Engine: Sendable {
         case .libraryChanged:
             libraryChanged()
         case .scanning(let count, _):
-            scanCount = count
+            caches.scanCount = count
         case .settings(let new, _):
             effects += apply(settings: new, persist: false)
         case .wallClock:
@@ -103,7 +86,7 @@ public struct Engine: Sendable {
         case .restore(let state, _):
             effects += restore(state)
         case .shutdown:
-            goodbye = true
+            screen.goodbye = true
         case .rawInput(let raw, let device):
             effects += wake()
             effects += wheelSetupRaw(raw, from: device)
@@ -120,12 +103,12 @@ public struct Engine: Sendable {
 
     /// The frame for the current model at the current time (without remembering it).
     public mutating func currentFrame() -> Frame {
-        renderer.render(view(), now: now)
+        screen.renderer.render(view(), now: now)
     }
 
     mutating func renderIfChanged() -> Frame? {
-        let (new, changesAt) = renderer.renderTimed(view(), now: now)
-        frameChangesAt = changesAt
+        let (new, changesAt) = screen.renderer.renderTimed(view(), now: now)
+        screen.frameChangesAt = changesAt
         guard new != frame else { return nil }
         frame = new
         return new
@@ -133,28 +116,28 @@ public struct Engine: Sendable {
 
     /// Switches the backlight on after input in the dark (and when an alarm rings).
     mutating func wake() -> [Effect] {
-        lastInput = now
-        guard !backlightOn else { return [] }
-        backlightOn = true
+        input.lastInput = now
+        guard !screen.backlightOn else { return [] }
+        screen.backlightOn = true
         return [.backlight(on: true)]
     }
 
     private mutating func expireTimers() -> [Effect] {
         var effects: [Effect] = []
-        if let until = volumeShownUntil, now >= until {
-            volumeShownUntil = nil
+        if let until = screen.volumeShownUntil, now >= until {
+            screen.volumeShownUntil = nil
             effects.append(.persist(settings))
         }
-        if let until = letterUntil, now >= until { letterUntil = nil }
-        if let until = lockNoticeUntil, now >= until { lockNoticeUntil = nil }
+        if let until = screen.letterUntil, now >= until { screen.letterUntil = nil }
+        if let until = screen.lockNoticeUntil, now >= until { screen.lockNoticeUntil = nil }
         effects += expireSleep()
-        if nowPlayingMode != .normal && now.milliseconds(since: lastInput) >= Self.modeTimeoutMS {
-            nowPlayingMode = .normal
+        if screen.nowPlayingMode != .normal && now.milliseconds(since: input.lastInput) >= Self.modeTimeoutMS {
+            screen.nowPlayingMode = .normal
         }
-        if backlightOn && settings.backlightSeconds > 0 && alarmClock.ringing == nil
-            && now.milliseconds(since: lastInput) >= Int64(settings.backlightSeconds) * 1000
+        if screen.backlightOn && settings.backlightSeconds > 0 && alarmClock.ringing == nil
+            && now.milliseconds(since: input.lastInput) >= Int64(settings.backlightSeconds) * 1000
         {
-            backlightOn = false
+            screen.backlightOn = false
             effects.append(.backlight(on: false))
         }
         return effects
@@ -169,7 +152,7 @@ public struct Engine: Sendable {
     mutating func apply(settings new: Settings, persist: Bool) -> [Effect] {
         let old = settings
         settings = new
-        accelerator.mode = new.acceleration
+        input.accelerator.mode = new.acceleration
         var effects: [Effect] = []
         if new.volume != old.volume { effects.append(.playback(.volume(new.volume))) }
         if new.spokenWordSpeed != old.spokenWordSpeed {
