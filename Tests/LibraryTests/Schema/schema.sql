@@ -158,6 +158,43 @@ CREATE TABLE stickers (
     PRIMARY KEY (track_id, name)
 ) WITHOUT ROWID;
 
+CREATE TABLE subscription_episodes (
+    id               INTEGER PRIMARY KEY,
+    subscription_id  INTEGER NOT NULL REFERENCES subscriptions(id) ON DELETE CASCADE,
+    guid             TEXT NOT NULL,       -- the item's guid (else its enclosure's address, else its title)
+    title            TEXT NOT NULL,
+    published_at     INTEGER,             -- unix seconds
+    enclosure_url    TEXT,                -- NULL: no audio to download (listed only)
+    enclosure_type   TEXT,
+    enclosure_length INTEGER,
+    duration_ms      INTEGER,
+    description      TEXT,
+    image_url        TEXT,
+    state            TEXT NOT NULL DEFAULT 'listed',  -- listed | downloading | downloaded | failed | deleted
+    path             TEXT,                -- the file, relative to the music folder, once downloaded
+    bytes            INTEGER NOT NULL DEFAULT 0,      -- downloaded so far (the device shows progress)
+    error            TEXT,                -- why the last download failed
+    UNIQUE (subscription_id, guid)
+);
+
+CREATE TABLE subscriptions (
+    id            INTEGER PRIMARY KEY,
+    url           TEXT NOT NULL UNIQUE,   -- where the feed is fetched (a permanent redirect replaces it)
+    title         TEXT,                   -- the channel's, once fetched
+    author        TEXT,
+    description   TEXT,
+    image_url     TEXT,
+    keep          INTEGER,                -- newest episodes kept downloaded; NULL: the configuration's default
+    etag          TEXT,                   -- the validators of the last full answer (conditional GET)
+    last_modified TEXT,
+    added_at      INTEGER NOT NULL,       -- unix seconds
+    checked_at    INTEGER,                -- the last attempt
+    updated_at    INTEGER,                -- the last attempt that succeeded (a new feed or a 304)
+    error         TEXT,                   -- why the last attempt failed; NULL when it succeeded
+    failures      INTEGER NOT NULL DEFAULT 0,  -- attempts failed in a row (the retry's backoff)
+    from_config   INTEGER NOT NULL DEFAULT 0   -- listed in the configuration file (not deleted over the socket)
+);
+
 CREATE TABLE track_values (
     track_id  INTEGER NOT NULL REFERENCES tracks(id) ON DELETE CASCADE,
     field     TEXT NOT NULL,     -- artist, album_artist, genre, composer
@@ -256,6 +293,10 @@ CREATE INDEX podcast_shows_ord ON podcast_shows(ord);
 CREATE INDEX scan_problems_path ON scan_problems(path, ifnull(path_bytes, x''));
 
 CREATE INDEX stickers_name ON stickers(name, value);
+
+CREATE INDEX subscription_episodes_newest ON subscription_episodes(subscription_id, published_at DESC, id DESC);
+
+CREATE INDEX subscription_episodes_path ON subscription_episodes(path) WHERE path IS NOT NULL;
 
 CREATE INDEX tracks_added ON tracks(added_at DESC, id DESC);
 
