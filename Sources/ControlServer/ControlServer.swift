@@ -25,10 +25,10 @@ public final class ControlServer: Sendable {
     let limits: Limits
     let logger: Logger
     /// The service's one event loop (one thread): every connection's handler runs on it
-    /// (`KeptStatusAnswer` relies on that). Borrowed: whoever made it shuts it down.
+    /// (`StatusCache` relies on that). Borrowed: whoever made it shuts it down.
     let eventLoop: any EventLoop
     /// The last `status` answer of an unchanged player, shared by the connections (on the event loop).
-    let keptStatus = KeptStatusAnswer()
+    let statusCache: StatusCache
     /// How much of a streamed answer may be on its way to one client before the command producing it
     /// waits (`StreamedOutput`): well below the output limit, so a slow reader is paused, not closed.
     var streamWindow: Int { max(1, min(256 << 10, limits.maxOutputBytes / 2)) }
@@ -52,6 +52,7 @@ public final class ControlServer: Sendable {
         releaseInterval seconds: Double = 60
     ) {
         self.backend = backend
+        statusCache = StatusCache(backend: backend)
         self.eventLoop = eventLoop
         self.limits = limits
         self.logger = logger

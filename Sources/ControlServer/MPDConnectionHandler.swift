@@ -21,7 +21,9 @@ final class MPDConnectionHandler: ChannelInboundHandler, @unchecked Sendable {
     /// The server's command backend, kept at hand for the `status` poll.
     private let backend: ControlCommands
     /// The last `status` answer of an unchanged player, ready to write again as it is (the server's).
-    private let keptStatus: KeptStatusAnswer
+    private let statusCache: StatusCache
+    /// The stamp a bare `status` poll's answer is to be kept for (read before it was made); nil otherwise.
+    private var statusToKeep: StatusStamp?
     /// The channel's event loop, known from the start so that other threads can hop there without
     /// reading `context`, which the loop sets and clears.
     private let eventLoop: any EventLoop
@@ -45,7 +47,7 @@ final class MPDConnectionHandler: ChannelInboundHandler, @unchecked Sendable {
     init(server: ControlServer, eventLoop: any EventLoop) {
         self.server = server
         backend = server.backend
-        keptStatus = server.keptStatus
+        statusCache = server.statusCache
         client = backend.newClient()
         self.eventLoop = eventLoop
     }
@@ -66,24 +68,18 @@ final class MPDConnectionHandler: ChannelInboundHandler, @unchecked Sendable {
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         let buffer = unwrapInboundIn(data)
         lastInput = .now()
-        // A client polling `status` of an unchanged player, the commonest request by far, gets the last
-        // answer's bytes straight away: the same bytes the session would send, without framing the line
-        // or making a batch (the session is ready and empty, and a `.ready` answer leaves it so). While
-        // the stamp read first stays the same, the kept buffer is written again: no snapshot, no lock, no
-        // copy (also on a client's new connection: `mpc` connects for each command).
-        if !busy, session.isReadyAndEmpty, Self.isStatusPoll(buffer), client.permission.contains(.read) {
-            let stamp = backend.statusStamp()
-            if let stamp, let kept = keptStatus.answer(for: stamp, on: eventLoop) {
+        // A client polling `status` of an unchanged player, the commonest request by far, gets the kept
+        // answer's bytes straight away: the same bytes the session would send, without framing the line or
+        // making a batch (the session is ready and empty, and a `.ready` answer leaves it so). While the
+        // stamp read first stays the same, the kept buffer is written again: no snapshot, no lock, no copy
+        // (also on a client's new connection: `mpc` connects for each command). Otherwise the poll takes the
+        // one way every request takes, and its answer is kept for the stamp read here, before it was made.
+        if !busy, session.isReadyAndEmpty, Self.isStatusPoll(buffer), let stamp = statusCache.stamp(for: client) {
+            if let kept = statusCache.answer(for: stamp, on: eventLoop) {
                 context.writeAndFlush(wrapOutboundOut(kept), promise: nil)
                 return
             }
-            if let answer = backend.unchangedStatus(client: client) {
-                var bytes = context.channel.allocator.buffer(capacity: answer.count)
-                bytes.writeBytes(answer)
-                if let stamp { keptStatus.keep(bytes, for: stamp, on: eventLoop) }
-                context.writeAndFlush(wrapOutboundOut(bytes), promise: nil)
-                return
-            }
+            statusToKeep = stamp
         }
         buffer.withUnsafeReadableBytes { session.receive($0) }
         drive()
@@ -133,9 +129,16 @@ final class MPDConnectionHandler: ChannelInboundHandler, @unchecked Sendable {
             case .execute(let batch):
                 // status, currentsong, ping: answered here from the published state, no hop.
                 if let result = server.backend.executeWithoutBlocking(batch, client: &client) {
+                    if let stamp = statusToKeep, result.continuation == .ready, result.output.suffix(3).elementsEqual(MPDResponse.ok) {
+                        var bytes = context.channel.allocator.buffer(capacity: result.output.count)
+                        bytes.writeBytes(result.output)
+                        statusCache.keep(bytes, for: stamp, on: eventLoop)
+                    }
+                    statusToKeep = nil
                     session.batchFinished(result)
                     continue loop
                 }
+                statusToKeep = nil
                 busy = true
                 let input = client
                 let backend = server.backend
@@ -204,18 +207,29 @@ final class MPDConnectionHandler: ChannelInboundHandler, @unchecked Sendable {
 }
 
 /// The last `status` answer of an unchanged player, as the buffer to write, and the stamp it holds for
-/// (`ControlCommands.statusStamp`); one per server, shared by its connections.
+/// (`ControlCommands.statusStamp`); one per server, shared by its connections. The one cache of `status`:
+/// the answer itself is made by the command table, as for any request.
 ///
 /// `@unchecked Sendable`: touched on the server's one event loop only (asserted in
 /// debug builds), so its connections share it without a lock.
-final class KeptStatusAnswer: @unchecked Sendable {
+final class StatusCache: @unchecked Sendable {
     /// A struct, not a tuple: a tuple's copy and metadata go through the runtime's generic paths.
     private struct Kept {
         let stamp: StatusStamp
         let answer: ByteBuffer
     }
 
+    private let backend: ControlCommands
     private var kept: Kept?
+
+    init(backend: ControlCommands) { self.backend = backend }
+
+    /// The stamp `client`'s poll is answered for: nil when no answer can be kept (the player is playing and
+    /// the time runs, or the client may not read, whose answer is an error).
+    func stamp(for client: MPDClientState) -> StatusStamp? {
+        guard client.permission.contains(.read) else { return nil }
+        return backend.statusStamp()
+    }
 
     func answer(for stamp: StatusStamp, on loop: any EventLoop) -> ByteBuffer? {
         loop.assertInEventLoop()

@@ -50,4 +50,27 @@ import Testing
         #expect(
             c.roundTrip("sticker find song \"\" \(name)") == "file: Sorting/10cc - Ten.mp3\nsticker: \(name)=two\nOK\n")
     }
+
+    /// `status` has one maker (the command table) and one cache (the kept answer of an unchanged player):
+    /// a poll of an unchanged player gets the same bytes on any connection, a change shows at the next
+    /// poll, and a `status` framed otherwise (pipelined, in a command list) answers as the poll does.
+    @Test func statusPollsAreAnsweredFromTheKeptAnswerUntilThePlayerChanges() throws {
+        let f = try ServerFixture()
+        let c = try RawClient(f.socket)
+        _ = c.response()
+        let first = c.roundTrip("status")
+        #expect(first.hasSuffix("OK\n") && first.contains("state: stop\n"))
+        #expect(c.roundTrip("status") == first)
+        let other = try RawClient(f.socket)
+        _ = other.response()
+        #expect(other.roundTrip("status") == first, "another connection's first poll: the same kept bytes")
+        #expect(c.roundTrip("setvol 55") == "OK\n")
+        let changed = c.roundTrip("status")
+        #expect(changed.contains("volume: 55\n") && changed != first)
+        #expect(other.roundTrip("status") == changed)
+        let listed = c.roundTrip("command_list_begin\nstatus\ncommand_list_end")
+        #expect(listed == changed, "in a command list: the same fields")
+        #expect(c.roundTrip("setvol 40") == "OK\n")
+        #expect(c.roundTrip("status").contains("volume: 40\n"))
+    }
 }

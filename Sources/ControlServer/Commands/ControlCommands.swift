@@ -27,8 +27,6 @@ public final class ControlCommands: Sendable {
     private let warming = DispatchQueue(label: "clickwheel.mpd.warm", qos: .utility)
     /// A read is queued on `warming` and has not begun: another ask folds into it.
     private let warmQueued = Atomic<Bool>(false)
-    /// The last `status` answered on the event loop and what it was made from (`executeWithoutBlocking`).
-    private let lastStatus = Mutex<(snapshot: PlayerSnapshot, songs: Int, output: [UInt8])?>(nil)
     /// Forgets the kept playlists whenever their table is written (a client's `save`, the device's
     /// menus, a scan), at the commit, before the writing call returns.
     private let playlistWrites: TableCommits
@@ -114,45 +112,18 @@ public final class ControlCommands: Sendable {
             guard let cached = currentSongs.song(p.queue[current].track) else { return nil }
             song = cached
         }
-        // A poll of a player that did not change (stopped or paused: playing, the time moves) gets
-        // the bytes of the last answer, which were made from the same state.
-        let poll = batch.mode == .single && batch.lines[0] == Self.statusLine && client.permission.contains(.read)
-        let songs = currentSongs.generation
-        if poll, let same = lastStatus(of: p, songs: songs) {
-            return MPDBatchResult(output: same, continuation: .ready)
-        }
         var context = makeContext(for: client, snapshot: p, onEventLoop: true, pinnedSong: song)
         let result = table.execute(batch, context: &context)
         client = context.client
-        if poll, result.continuation == .ready, result.output.last == UInt8(ascii: "\n"), result.output.suffix(3).elementsEqual(MPDResponse.ok) {
-            lastStatus.withLock { $0 = (p, songs, result.output) }
-        }
         return result
     }
 
-    private static let statusLine = Array("status".utf8)
-
-    /// The whole answer to `status` (its `OK` included) when it would be the last one made, for a client
-    /// that may read: the player did not change since. Nil when it must be made anew (`executeWithoutBlocking`).
-    public func unchangedStatus(client: MPDClientState) -> [UInt8]? {
-        guard client.permission.contains(.read) else { return nil }
-        let p = player.snapshot()
-        // With a current song, the answer also depends on the song being at hand (`executeWithoutBlocking`).
-        if let current = p.currentPosition, currentSongs.song(p.queue[current].track) == nil { return nil }
-        return lastStatus(of: p, songs: currentSongs.generation)
-    }
-
-    /// What the answer to `status` of a client that may read depends on, read without a lock: the player's
-    /// publication and the song cache's generation; nil while playing (the time runs). Read before
-    /// `unchangedStatus`, an answer it gives holds for as long as the stamp stays the same.
+    /// What the answer to `status` depends on, read without a lock: the player's publication and the song
+    /// cache's generation; nil while playing (the time runs). Read before the answer is made, an answer
+    /// holds for as long as the stamp stays the same (`StatusCache`).
     public func statusStamp() -> StatusStamp? {
         guard let player = player.snapshotStamp() else { return nil }
         return StatusStamp(player: player, songs: currentSongs.generation)
-    }
-
-    /// The last `status` answer, if it was made from `snapshot` with the current song cache at `songs`.
-    private func lastStatus(of snapshot: PlayerSnapshot, songs: Int) -> [UInt8]? {
-        lastStatus.withLock { $0.flatMap { $0.snapshot == snapshot && $0.songs == songs ? $0.output : nil } }
     }
 
     /// The requests for the music folder's listing, as clients send them.
