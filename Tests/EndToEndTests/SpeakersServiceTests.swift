@@ -323,4 +323,69 @@ struct SpeakersServiceTests {
         let lines = log.split(separator: "\n").filter { $0.contains("snapcast control") }
         #expect(lines.count == 2 && lines[0].contains("retrying (every second at first") && lines[1].contains("back"), "\(lines)")
     }
+
+    /// A snapserver that stops answering (SIGSTOP: the kernel still accepts its connections, nothing reads
+    /// them) must hold nothing: the PCM sender and the control client wait on their own thread and on the
+    /// event loop, so wheel turns and socket commands go on at their usual pace, the local output plays on,
+    /// and the service is itself again once the server is back.
+    @Test func aFrozenSnapserverHoldsNothing() throws {
+        let dir = URL(fileURLWithPath: "/tmp").appendingPathComponent("cw-frozen-snap-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let music = TerminalDemoTests.root.appendingPathComponent("Tests/LibraryTests/Fixtures/music").path
+        let socket = dir.appendingPathComponent("socket").path
+        let child = try ChildProcess(
+            TerminalDemoTests.binary,
+            [
+                "run", "--display", "none", "--input", "none", "--output", "pulse,snapcast",
+                "--snapcast", Self.env["CW_SNAP_SOURCE"] ?? "", "--snapcast-control", Self.env["CW_SNAP_CONTROL"] ?? "",
+                "--music", music, "--db", dir.path + "/lib.sqlite", "--socket", socket,
+            ])
+        defer {
+            child.kill(SIGKILL)
+            _ = child.wait()
+        }
+        var connected: RawClient?
+        for _ in 0..<300 where connected == nil {
+            connected = try? RawClient(socket)
+            if connected == nil { usleep(100_000) }
+        }
+        let c = try #require(connected, "the service never listened")
+        _ = c.response()
+        _ = try ChildProcess.run("mpc", ["-h", socket, "update", "--wait"])
+        _ = try ChildProcess.run("mpc", ["-h", socket, "add", "/"])
+        #expect(c.roundTrip("repeat 1") == "OK\n")
+        #expect(c.roundTrip("play") == "OK\n")
+        usleep(1_000_000)
+
+        let pidText = try String(contentsOfFile: (Self.env["CW_SNAP_DIR"] ?? "") + "/snapserver.pid", encoding: .utf8)
+        let server = try #require(pid_t(pidText.trimmingCharacters(in: .whitespacesAndNewlines)))
+        #expect(kill(server, SIGSTOP) == 0)
+        defer { kill(server, SIGCONT) }
+        let frozen = Date()
+        var slow = 0
+        for round in 0..<20 {
+            let start = Date()
+            #expect(c.roundTrip("wheel \(round % 2 == 0 ? 1 : -1)").hasSuffix("OK\n"))
+            #expect(c.roundTrip("setvol \(40 + round)") == "OK\n")
+            if Date().timeIntervalSince(start) >= 1 { slow += 1 }
+            usleep(300_000)  // paced as a hand turns the wheel
+        }
+        let status = c.roundTrip("status")
+        #expect(slow == 0, "\(slow) of 20 rounds waited a second or more while snapserver was frozen")
+        #expect(status.contains("state: play\n"), "the local output plays on: \(status)")
+        print("speakers: 20 paced rounds with snapserver frozen for \(Int(Date().timeIntervalSince(frozen))) s, \(slow) slow")
+        kill(server, SIGCONT)
+        // Back: Main menu → Speakers lists both rooms connected again.
+        #expect(c.roundTrip("screen speakers").contains("menu: speakers"))
+        var back = false
+        for _ in 0..<150 where !back {
+            let screen = c.roundTrip("screen")
+            back = screen.contains("row: ") && !screen.contains("Offline") && !screen.contains("Server offline")
+                && screen.split(separator: "\n").filter { $0.hasPrefix("row: ") }.count >= 3
+            if !back { usleep(100_000) }
+        }
+        #expect(back, "the rooms did not come back after SIGCONT: \(c.roundTrip("screen"))")
+    }
 }
+
