@@ -3,7 +3,8 @@
 /// and a last page not marked end-of-stream tells of a file cut short.
 ///
 /// It reads the file's last `firstChunk` bytes (the last page of a real file is a few KiB), then the tail
-/// before them in 64 KiB chunks only when no page with a granule is found there, newest first; checks each
+/// before them in chunks twice as long each time (to 64 KiB) only when no page with a granule is found
+/// there, newest first; checks each
 /// `OggS` from the back (a page header that parses, a matching checksum, the stream's serial, a granule
 /// position set; a page running past the chunk is read on its own) and stops at the first that passes, at
 /// `limit` bytes from the end, or at `floor` (the end of the header pages).
@@ -25,7 +26,7 @@ enum OggTail {
         var size = firstChunk
         while end > stop {
             let start = max(stop, end - size)
-            size = chunk
+            size = min(size * 2, chunk)
             // Three bytes more than the chunk, so an `OggS` across its end is seen once.
             let bytes = try source.read(at: start, count: min(end + 3, source.size) - start)
             var i = bytes.count - 4
