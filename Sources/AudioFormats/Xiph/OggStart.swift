@@ -7,10 +7,12 @@
 /// libraries count it.
 enum OggStart {
     /// The start granule of a stream whose first audio page with a granule position is `granule` and whose
-    /// audio packets up to the end of that page are `packets`; nil when a packet is not one of the codec's.
+    /// audio packets up to the end of that page are `packets`; nil when a packet is not one of the codec's
+    /// or the granule is negative (damage).
     static func granule(codec: OggCodec, packets: ArraySlice<[UInt8]>, granule: Int64, vorbis: VorbisBlocks?)
         -> Int64?
     {
+        guard granule >= 0 else { return nil }
         var total: Int64 = 0
         switch codec {
         case .opus:
