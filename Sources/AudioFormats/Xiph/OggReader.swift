@@ -1,6 +1,6 @@
 /// Reads an Ogg file's first playable logical stream (Vorbis, Opus, or FLAC in Ogg): its header packets at the
-/// front for the stream's facts and tags, and its last page at the back for the exact length, never the
-/// audio pages between.
+/// front for the stream's facts and tags, its first audio page (Vorbis and Opus) for where the audio starts,
+/// and its last page at the back for the exact length, never the audio pages between.
 ///
 /// The stream is the first whose beginning-of-stream page holds a codec played here (a Skeleton or Theora
 /// stream beside it is passed over). Lengths: Vorbis and Ogg FLAC, the last granule position; Opus, the
