@@ -17,7 +17,7 @@ final class FLACDecoder: TrackDecoder {
     private let info: FLACStreamInfo
     private var queue: PCMQueue
     private var gain: Float
-    private var ended = false
+    private var loop = DecoderLoop(steps: 8)
     private var droppedFrames = 0
 
     var skippedDamage: Int { flac.streamErrors + droppedFrames }
@@ -39,10 +39,8 @@ final class FLACDecoder: TrackDecoder {
         gain = soundCheck ? Float(track.replayGain?.scale ?? 1) : 1
         flac.onBlock = { [unowned self] in self.append($0) }
         // The first frame now: a file with a good header and no decodable audio fails here.
-        for _ in 0..<64 where queue.isEmpty && !ended {
-            do { ended = try !flac.processSingle() } catch {
-                throw PlaybackError("\(track.path) is not playable FLAC (\(error))")
-            }
+        if let failure = loop.fill(limit: 64, isEmpty: { queue.isEmpty }, step: step) {
+            throw PlaybackError("\(track.path) is not playable FLAC (\(failure))")
         }
         if queue.isEmpty && (length ?? 1) > 0 {
             throw PlaybackError("\(track.path) is not playable FLAC (no audio frame decodes)")
@@ -50,26 +48,24 @@ final class FLACDecoder: TrackDecoder {
     }
 
     func read(into buffer: UnsafeMutableRawBufferPointer) -> DecodedChunk {
-        // A few frames at most per call: a long damaged stretch must not hold up the audio thread.
-        for _ in 0..<8 where queue.isEmpty && !ended {
-            do { ended = try !flac.processSingle() } catch {
-                return .failed("\(track.path): \(error)")
-            }
+        // A few frames at most per call (the loop's 8 steps): a long damaged stretch must not hold up the
+        // audio thread.
+        loop.read(
+            into: buffer, path: track.path, isEmpty: { queue.isEmpty }, take: { queue.take(into: $0) }, step: step)
+    }
+
+    /// One frame through libFLAC (its callback appends it to the queue); any error ends the track.
+    private func step() -> DecoderStep {
+        do { return try flac.processSingle() ? .decoded : .ended } catch {
+            return .error("\(error)", fatal: true)
         }
-        let bytes = queue.take(into: buffer)
-        return ended && queue.isEmpty ? .end(bytes: bytes) : .data(bytes: bytes)
     }
 
     func seek(toSample sample: Int64) throws(PlaybackError) {
         queue.removeAll()
-        ended = false
-        let target = max(0, sample)
-        if let length, target >= length {
-            ended = true
-            return
-        }
-        do { try flac.seek(toSample: target) } catch {
-            throw PlaybackError("seek in \(track.path) failed (\(error))")
+        let flac = self.flac
+        try loop.seek(toSample: sample, length: length, path: track.path) { target throws(FLACError) in
+            try flac.seek(toSample: target)
         }
     }
 

@@ -19,10 +19,9 @@ final class OpusDecoder: TrackDecoder {
     /// Interleaved floats from libopusfile: 120 ms (its largest packet) of every channel.
     private var floats: [Float]
     private var gain: Float
-    private var ended = false
-    private var failures = 0
-    private(set) var skippedDamage = 0
-    static let maxFailures = 32
+    /// One library read per `read` call; a run of `DecoderLoop.maxFailures` errors without output ends it.
+    private var loop = DecoderLoop(steps: 1)
+    var skippedDamage: Int { loop.skipped }
 
     init(_ track: AudioTrack, soundCheck: Bool) throws(PlaybackError) {
         self.track = track
@@ -39,46 +38,35 @@ final class OpusDecoder: TrackDecoder {
     }
 
     func read(into buffer: UnsafeMutableRawBufferPointer) -> DecodedChunk {
-        if queue.isEmpty && !ended {
-            do {
-                let file = self.file
-                let (frames, link) = try floats.withUnsafeMutableBufferPointer { b throws(OpusError) in
-                    try file.readFloat(into: b)
-                }
-                if frames == 0 {
-                    ended = true
-                } else if file.channels(link: link) == sourceChannels {
-                    failures = 0
-                    let gain = self.gain, ch = sourceChannels
-                    floats.withUnsafeBufferPointer { pcm in
-                        queue.append(frames: frames) { i, c in S16.from(pcm[i * ch + c], gain: gain) }
-                    }
-                } else {
-                    skippedDamage += 1
-                }
-            } catch {
-                if error.isHole {
-                    skippedDamage += 1
-                } else {
-                    failures += 1
-                    if failures >= Self.maxFailures { return .failed("\(track.path): \(error)") }
-                }
+        loop.read(
+            into: buffer, path: track.path, isEmpty: { queue.isEmpty }, take: { queue.take(into: $0) }, step: step)
+    }
+
+    /// One `op_read_float` into the queue: a link of another channel count, or a hole (`OP_HOLE`), is
+    /// skipped damage.
+    private func step() -> DecoderStep {
+        do {
+            let file = self.file
+            let (frames, link) = try floats.withUnsafeMutableBufferPointer { b throws(OpusError) in
+                try file.readFloat(into: b)
             }
+            guard frames > 0 else { return .ended }
+            guard file.channels(link: link) == sourceChannels else { return .skipped }
+            let gain = self.gain, ch = sourceChannels
+            floats.withUnsafeBufferPointer { pcm in
+                queue.append(frames: frames) { i, c in S16.from(pcm[i * ch + c], gain: gain) }
+            }
+            return .decoded
+        } catch {
+            return error.isHole ? .skipped : .error("\(error)", fatal: false)
         }
-        let bytes = queue.take(into: buffer)
-        return ended && queue.isEmpty ? .end(bytes: bytes) : .data(bytes: bytes)
     }
 
     func seek(toSample sample: Int64) throws(PlaybackError) {
         queue.removeAll()
-        ended = false
-        let target = max(0, sample)
-        if let length, target >= length {
-            ended = true
-            return
-        }
-        do { try file.seek(toSample: target) } catch {
-            throw PlaybackError("seek in \(track.path) failed (\(error))")
+        let file = self.file
+        try loop.seek(toSample: sample, length: length, path: track.path) { target throws(OpusError) in
+            try file.seek(toSample: target)
         }
     }
 

@@ -17,10 +17,9 @@ final class VorbisDecoder: TrackDecoder {
     private let source: (sampleRate: Int, channels: Int)
     private var queue: PCMQueue
     private var gain: Float
-    private var ended = false
-    private var failures = 0
-    private(set) var skippedDamage = 0
-    static let maxFailures = 32
+    /// One library read per `read` call; a run of `DecoderLoop.maxFailures` errors without output ends it.
+    private var loop = DecoderLoop(steps: 1)
+    var skippedDamage: Int { loop.skipped }
     /// Samples per channel asked of libvorbisfile per read.
     private static let chunk = 4096
 
@@ -40,41 +39,30 @@ final class VorbisDecoder: TrackDecoder {
     }
 
     func read(into buffer: UnsafeMutableRawBufferPointer) -> DecodedChunk {
-        if queue.isEmpty && !ended {
-            do {
-                let (pcm, frames, link) = try file.readFloat(maxFrames: Self.chunk)
-                if frames == 0 {
-                    ended = true
-                } else if let pcm, let f = file.format(link: link), f == source {
-                    failures = 0
-                    let gain = self.gain
-                    queue.append(frames: frames) { i, c in S16.from(pcm[c]![i], gain: gain) }
-                } else {
-                    skippedDamage += 1
-                }
-            } catch {
-                if error.code == Int(-3) {
-                    skippedDamage += 1
-                } else {
-                    failures += 1
-                    if failures >= Self.maxFailures { return .failed("\(track.path): \(error)") }
-                }
-            }
+        loop.read(
+            into: buffer, path: track.path, isEmpty: { queue.isEmpty }, take: { queue.take(into: $0) }, step: step)
+    }
+
+    /// One `ov_read_float` into the queue: a link at another rate or channel count, or a hole (`OV_HOLE`),
+    /// is skipped damage.
+    private func step() -> DecoderStep {
+        do {
+            let (pcm, frames, link) = try file.readFloat(maxFrames: Self.chunk)
+            guard frames > 0 else { return .ended }
+            guard let pcm, let f = file.format(link: link), f == source else { return .skipped }
+            let gain = self.gain
+            queue.append(frames: frames) { i, c in S16.from(pcm[c]![i], gain: gain) }
+            return .decoded
+        } catch {
+            return error.code == Int(-3) ? .skipped : .error("\(error)", fatal: false)
         }
-        let bytes = queue.take(into: buffer)
-        return ended && queue.isEmpty ? .end(bytes: bytes) : .data(bytes: bytes)
     }
 
     func seek(toSample sample: Int64) throws(PlaybackError) {
         queue.removeAll()
-        ended = false
-        let target = max(0, sample)
-        if let length, target >= length {
-            ended = true
-            return
-        }
-        do { try file.seek(toSample: target) } catch {
-            throw PlaybackError("seek in \(track.path) failed (\(error))")
+        let file = self.file
+        try loop.seek(toSample: sample, length: length, path: track.path) { target throws(VorbisError) in
+            try file.seek(toSample: target)
         }
     }
 

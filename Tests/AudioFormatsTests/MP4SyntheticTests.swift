@@ -4,6 +4,13 @@ import Testing
 
 /// Hand-made movies whose inner tables lie (counts, offsets, sizes) where no tool would: the reader reads
 /// what is there, caps what is claimed, and reports a problem.
+///
+/// HE-AAC (SBR, and v2's parametric stereo) is tested here on hand-made movies only, not on a real file:
+/// no encoder on this machine or in the packages it can install makes one. ffmpeg's native `aac` encoder
+/// makes AAC-LC only and this ffmpeg has no `libfdk_aac`; Debian main has neither `fdkaac` nor
+/// `aacplusenc` (they are in non-free, which the package sources here do not carry), and `libvo-aacenc`
+/// is LC only. So whether FFmpeg's decoder plays such a file at the doubled rate the reader gives is not
+/// tested against a real file.
 struct MP4SyntheticTests {
     typealias B = MP4Bytes
 

@@ -13,7 +13,8 @@ import Testing
         let wav = try bench.tone(samples: 4410, rate: 44100, channels: 1)
         let file = bench.path("t.m4a")
         try bench.ffmpeg(["-i", wav, "-c:a", "aac", file])
-        let jpeg: [UInt8] = [0xFF, 0xD8, 0xFF, 0xE0] + Array("a jpeg, as far as the reader cares".utf8) + [0xFF, 0xD9]
+        let jpeg: [UInt8] = [0xFF, 0xD8, 0xFF, 0xE0] + Array("a jpeg, as far as the reader cares".utf8)
+            + Array(repeating: 0x55, count: 50_000) + [0xFF, 0xD9]
         let png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + Array("png body".utf8)
         try Data(jpeg).write(to: URL(fileURLWithPath: bench.path("c.jpg")))
         try Data(png).write(to: URL(fileURLWithPath: bench.path("c.png")))
@@ -90,6 +91,15 @@ import Testing
         }
         #expect(info.samples == 4410, "tags written after encoding leave the length alone")
         #expect(info.problems.isEmpty)
+
+        // The index reads moov less the images (all but the block read with the header before each): the
+        // same info.
+        let tally = TallySource(bytes)
+        #expect(try MP4Reader.read(tally) == info)
+        let moov = try #require(find(Array("moov".utf8), in: bytes))
+        let moovSize = bytes[(moov - 4)..<moov].reduce(0) { $0 << 8 | Int($1) }
+        let images = jpeg.count + png.count - 2 * MP4MoovRead.kept
+        #expect(images > 1000 && tally.bytesRead < moovSize - images + 2 * MP4MoovRead.block, "\(tally.bytesRead) bytes read")
     }
 
     /// The tags ffmpeg's mp4 muxer writes from `-metadata` (its names, mapped onto the iTunes atoms). Its

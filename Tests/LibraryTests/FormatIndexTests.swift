@@ -123,6 +123,10 @@ import Testing
         #expect(int(aac, "track_number") == 4 && int(aac, "track_total") == 9 && int(aac, "disc_number") == 1 && text(aac, "tag_format") == "mp4")
         #expect(int(aac, "samples") == 100_000, "AAC's priming and padding trimmed: \(int(aac, "samples") ?? -1)")
         #expect(flag(aac, "has_artwork") == true && text(aac, "artwork_mime") == "image/png")
+        // moov is read without the cover's bytes; the range the index keeps for serving it is the image's.
+        let aacOffset = try #require(int(aac, "artwork_offset")), aacSize = try #require(int(aac, "artwork_size"))
+        let aacBytes = try Data(contentsOf: URL(fileURLWithPath: m + "/Band/Apple/04 Four.m4a"))
+        #expect(Array(aacBytes[aacOffset..<aacOffset + aacSize]) == Self.png, "the m4a cover is where the index says")
         let alac = try row(pool, "Band/Apple/05 Five.m4a")
         #expect(text(alac, "title") == "ALAC Five" && int(alac, "samples") == 100_000)
         let book = try row(pool, "Book.m4b")

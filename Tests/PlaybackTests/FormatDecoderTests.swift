@@ -75,6 +75,21 @@ struct FormatCase: Sendable, CustomTestStringConvertible {
         #expect(Decode.all(decoder).samples == expected, "seek back to 0")
     }
 
+    /// A FLAC that ffmpeg wrote into a pipe has 0 for STREAMINFO's total (the index reads its length from
+    /// the first and last frame headers, `FLACReaderTests`): libFLAC decodes it to exactly the input, and
+    /// the decoder says no length of its own.
+    @Test func aStreamedFLACDecodesToTheInputExactly() throws {
+        let fixtures = try Fixtures()
+        let wav = try fixtures.source("src", samples: Self.samples)
+        let file = fixtures.path("streamed.flac")
+        try Shell.run(["sh", "-c", "ffmpeg -v error -i '\(wav)' -f flac - | cat > '\(file)'"])
+        let decoder = try Decoders.open(AudioTrack(id: 1, path: file), soundCheck: false)
+        #expect(decoder.length == nil)
+        let whole = Decode.all(decoder)
+        #expect(whole.ended)
+        #expect(whole.samples == (try fixtures.expectedSamples(ofWAV: wav)), "decoded \(whole.samples.count / 2) frames")
+    }
+
     @Test("lossy: exact length, the tone's frequency and level, seek lands on the same samples", arguments: lossyCases)
     func lossy(_ c: Case) throws {
         let fixtures = try Fixtures()

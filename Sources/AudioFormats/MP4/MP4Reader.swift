@@ -2,8 +2,9 @@
 /// codec, rate and channels, its exact length with the encoder's delay and padding, the iTunes tags, the
 /// cover pictures (as ranges of the file) and the chapters.
 ///
-/// Reads the top-level atom headers, then `moov` alone, wherever it lies (64 MiB at most), and for a
-/// QuickTime chapter track the few bytes of each chapter title: never `mdat`. Pure: any thread may call
+/// Reads the top-level atom headers, then `moov` alone, wherever it lies (64 MiB at most), less the bytes
+/// of its cover images (`MP4MoovRead`), and for a QuickTime chapter track the few bytes of each chapter
+/// title: never `mdat`. Pure: any thread may call
 /// it; a hostile file ends in a `FormatError` or a problem in the result, never a trap.
 public enum MP4Reader {
     /// The first `trak` atoms looked at (a real file has one to three: audio, chapters, maybe video).
@@ -11,7 +12,7 @@ public enum MP4Reader {
 
     public static func read(_ source: some ByteSource) throws(FormatError) -> AudioFileInfo {
         let layout = try MP4Layout.scan(source)
-        let bytes = try source.read(at: layout.moov.lowerBound, count: layout.moov.count)
+        let bytes = try MP4MoovRead.read(source, moov: layout.moov)
         let moov = MP4Atom(type: "moov", payload: bytes[...])
         let fileOffset = layout.moov.lowerBound  // of the buffer's index 0
         var problems = layout.problems

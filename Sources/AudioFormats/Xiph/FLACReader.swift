@@ -3,9 +3,9 @@
 /// picture's image bytes lie, every other block skipped by its length. Reads each block header and the
 /// blocks it needs by exact range, never a picture's image and never the audio frames.
 ///
-/// A total of 0 samples in `STREAMINFO` means the encoder did not know (a stream): `samples` is then nil
-/// with a `length-unknown` problem, and the caller may count the frames. Called from any thread; it holds
-/// no state.
+/// A total of 0 samples in `STREAMINFO` means the encoder did not know (a stream): the length is then
+/// read from the first and the last frame's headers (`FLACFrames`), and only when those are not found is
+/// `samples` nil with a `length-unknown` problem. Called from any thread; it holds no state.
 public enum FLACReader {
     /// The most metadata blocks walked (each costs a read); real files have a handful.
     static let maxBlocks = 1024
@@ -20,6 +20,7 @@ public enum FLACReader {
         offset += 4
         var info = AudioFileInfo(container: .flac, codec: .flac)
         var ended = false
+        var nominalBlock = 0
         for index in 0..<maxBlocks {
             guard let header = FLACMetadata.BlockHeader(try source.read(at: offset, count: 4)) else {
                 if index == 0 { throw FormatError("damaged", "FLAC file ends before its STREAMINFO") }
@@ -37,7 +38,9 @@ public enum FLACReader {
             }
             switch header.type {
             case FLACMetadata.streamInfo where index == 0:
-                try FLACMetadata.applyStreamInfo(try source.read(at: data.lowerBound, count: 34), to: &info)
+                let streamInfo = try source.read(at: data.lowerBound, count: 34)
+                try FLACMetadata.applyStreamInfo(streamInfo, to: &info)
+                if streamInfo.count >= 4 { nominalBlock = Int(streamInfo[2]) << 8 | Int(streamInfo[3]) }
             case FLACMetadata.vorbisComment:
                 VorbisComments(try source.read(at: data.lowerBound, count: header.length)[...]).apply(to: &info)
             case FLACMetadata.picture:
@@ -55,6 +58,12 @@ public enum FLACReader {
             }
         }
         if !ended { info.problems.append(FormatError("damaged", "FLAC file has over \(maxBlocks) metadata blocks")) }
+        if info.samples == nil, ended,
+            let samples = try FLACFrames.length(source, audioStart: offset, nominalBlock: nominalBlock)
+        {
+            info.samples = samples
+            info.problems.removeAll { $0.kind == "length-unknown" }
+        }
         info.bitrate = averageKilobits(bytes: source.size - offset, samples: info.samples ?? 0, rate: info.sampleRate)
         return info
     }

@@ -1,11 +1,12 @@
-/// Reads Ogg pages forward from the front of a file through a 64 KiB window, as libogg's `ogg_sync_pageseek`
+/// Reads Ogg pages forward from the front of a file through a 16 KiB window (a page longer than it, or
+/// across its end, is read whole from its start), as libogg's `ogg_sync_pageseek`
 /// finds them: a page must start with the capture pattern and carry a matching checksum; anything else
 /// (junk, a damaged page) is skipped by searching for the next `OggS`.
 ///
 /// It stops at the end of the file, at a page cut short by it, and after `budget` bytes (the header
 /// packets of a hostile file could otherwise be searched for through gigabytes).
 struct OggPageReader {
-    static let window = 64 << 10
+    static let window = 16 << 10
 
     let source: any ByteSource
     /// Where the next page is looked for.

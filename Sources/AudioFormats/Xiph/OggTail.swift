@@ -2,10 +2,14 @@
 /// libvorbisfile and opusfile do for a stream's length: its granule position is the stream's last sample,
 /// and a last page not marked end-of-stream tells of a file cut short.
 ///
-/// It reads the file's tail in 64 KiB chunks, newest first, checks each `OggS` in it from the back (a page
-/// header that parses, a matching checksum, the stream's serial, a granule position set) and stops at the
-/// first that passes, at `limit` bytes from the end, or at `floor` (the end of the header pages).
+/// It reads the file's last `firstChunk` bytes (the last page of a real file is a few KiB), then the tail
+/// before them in chunks twice as long each time (to 64 KiB) only when no page with a granule is found
+/// there, newest first; checks each
+/// `OggS` from the back (a page header that parses, a matching checksum, the stream's serial, a granule
+/// position set; a page running past the chunk is read on its own) and stops at the first that passes, at
+/// `limit` bytes from the end, or at `floor` (the end of the header pages).
 enum OggTail {
+    static let firstChunk = 8 << 10
     static let chunk = 64 << 10
     /// How far back to look: a chained file's first stream may end far from the end, and is then not found.
     static let limit = 1 << 20
@@ -19,8 +23,10 @@ enum OggTail {
         var end = source.size
         var candidates = 0
         let stop = max(floor, source.size - limit)
+        var size = firstChunk
         while end > stop {
-            let start = max(stop, end - chunk)
+            let start = max(stop, end - size)
+            size = min(size * 2, chunk)
             // Three bytes more than the chunk, so an `OggS` across its end is seen once.
             let bytes = try source.read(at: start, count: min(end + 3, source.size) - start)
             var i = bytes.count - 4
