@@ -119,6 +119,19 @@ struct FeedParserTests {
         }
     }
 
+    /// Two inputs that took the whole process down inside Foundation's XMLParser (found by the fuzz target,
+    /// contrib/fuzz/README.md): a name with a byte that is not UTF-8, and a processing instruction with no data.
+    @Test func inputsThatTrappedXMLParserAreRefusedOrRead() throws {
+        var notUTF8 = Data("<rss><channel><title>A".utf8)
+        notUTF8 += Data([0xCB]) + Data("</title><s".utf8) + Data([0xCB]) + Data("tit/></channel></rss>".utf8)
+        let feed = try FeedParser.parse(notUTF8)
+        #expect(feed.title == "A\u{FFFD}")
+        #expect(throws: FeedError.self) { try FeedParser.parse(Data([0x3C, 0x73, 0xCB, 0x74, 0x69, 0x74])) }
+        let instructions = try FeedParser.parse(Data("<?xm?>\n<rss><?pi?><channel><title>T<?x?></title></channel></rss>".utf8))
+        #expect(instructions.title == "T")
+        #expect(throws: OPML.ImportError.self) { try OPML.parse(Data("<?a?><opml><body><?b?><outline xmlUrl='u'/>".utf8)) }
+    }
+
     @Test func externalEntitiesAreNotLoaded() throws {
         let secret = FileManager.default.temporaryDirectory.appending(path: "podcast-secret-\(getpid())").path
         try "SECRET".write(toFile: secret, atomically: true, encoding: .utf8)

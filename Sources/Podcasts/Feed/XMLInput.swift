@@ -5,10 +5,53 @@
 // byte-order mark names (UTF-8, UTF-16, ISO-8859-1, Windows-1252, ASCII; anything else read as UTF-8),
 // with every ill-formed sequence replaced by U+FFFD, and the declaration dropped so libxml2 reads the
 // result as the UTF-8 it is.
+// A second trap of the same parser, also found by the fuzz target: a processing instruction with no data
+// (`<?x?>`) reaches its callback as a NULL pointer, which it passes to strlen. `guardInstructions` writes
+// each such one as `<?x ?>` (the same instruction to XML, data ""), wherever it is: inside a comment or
+// CDATA section the text gains one space, which no field of a feed depends on.
 import Foundation
 
 enum XMLInput {
     static func utf8(_ data: Data) -> Data {
+        guardInstructions(decoded(data))
+    }
+
+    /// `<?NAME?>` as `<?NAME ?>`: libxml2 reports the first with no data at all (NULL), the second with "".
+    static func guardInstructions(_ data: Data) -> Data {
+        guard data.count >= 4 else { return data }
+        let bytes = [UInt8](data)
+        var out: [UInt8] = []
+        var copied = 0
+        var i = 0
+        let n = bytes.count
+        while i + 1 < n {
+            guard bytes[i] == UInt8(ascii: "<"), bytes[i + 1] == UInt8(ascii: "?") else {
+                i += 1
+                continue
+            }
+            var j = i + 2
+            while j < n, isNameByte(bytes[j]) { j += 1 }
+            if j + 1 < n, bytes[j] == UInt8(ascii: "?"), bytes[j + 1] == UInt8(ascii: ">") {
+                if out.isEmpty { out.reserveCapacity(n + 16) }
+                out.append(contentsOf: bytes[copied..<j])
+                out.append(0x20)
+                copied = j
+            }
+            i = max(j, i + 2)
+        }
+        if copied == 0 { return data }
+        out.append(contentsOf: bytes[copied...])
+        return Data(out)
+    }
+
+    /// Bytes an XML name (a processing instruction's target) may hold: ASCII letters, digits, `.-_:`, and
+    /// every byte of a multi-byte UTF-8 character.
+    @inline(__always) static func isNameByte(_ b: UInt8) -> Bool {
+        b >= 0x80 || isLetter(b) || isDigit(b) || b == UInt8(ascii: ".") || b == UInt8(ascii: "-") || b == UInt8(ascii: "_")
+            || b == UInt8(ascii: ":")
+    }
+
+    static func decoded(_ data: Data) -> Data {
         var bytes = data[...]
         if bytes.starts(with: [0xFE, 0xFF]) || bytes.starts(with: [0xFF, 0xFE]) {
             let text = String(data: data, encoding: .utf16) ?? String(decoding: data, as: UTF8.self)
