@@ -21,7 +21,7 @@ public final class PodcastHTTP: Sendable {
     public init(
         group: any EventLoopGroup, readTimeout: TimeAmount = .seconds(30), connectTimeout: TimeAmount = .seconds(15),
         maxRedirects: Int = 8, maxDecompressedBytes: Int = FeedParser.defaultCap,
-        userAgent: String = "ClickWheel podcasts (+https://github.com/clickwheel)"
+        userAgent: String = "ClickWheel-podcasts/1"
     ) {
         var configuration = HTTPClient.Configuration(
             redirectConfiguration: .disallow,  // followed here, to see each hop (301s, loops)
