@@ -46,8 +46,7 @@ let package = Package(
             providers: [.apt(["libsonic-dev"])]),
         // The kernel clock's NTP sync status (sys/timex.h, which Glibc's module does not export): adjtimex.
         .systemLibrary(name: "CTimex"),
-        // Decoders beside libmpg123: libFLAC, libvorbisfile, libopusfile, and FFmpeg for MP4 (AAC, ALAC);
-        // libavformat.pc names libavcodec and libavutil only as private requirements: the modulemap links them.
+        // Decoders beside libmpg123: libFLAC, libvorbisfile, libopusfile, and FFmpeg for MP4 (AAC, ALAC).
         .systemLibrary(
             name: "CFLAC", pkgConfig: "flac",
             providers: [.apt(["libflac-dev"])]),
@@ -57,9 +56,9 @@ let package = Package(
         .systemLibrary(
             name: "COpusFile", pkgConfig: "opusfile",
             providers: [.apt(["libopusfile-dev"])]),
-        .systemLibrary(
-            name: "CFFmpeg", pkgConfig: "libavformat",
-            providers: [.apt(["libavformat-dev", "libavcodec-dev", "libavutil-dev"])]),
+        // FFmpeg's headers (libavformat-dev, libavcodec-dev, libavutil-dev); the libraries are not linked but
+        // opened with dlopen on the first call (Sources/CFFmpeg/loader.c).
+        .target(name: "CFFmpeg"),
 
         // Named threads for blocking work, outside Swift's cooperative pool (one helper for all of it).
         .target(name: "NamedThreads", swiftSettings: strict),

@@ -257,11 +257,14 @@ public final class MultiOutput: AudioOutput {
             if attach(e) == nil { join(e) }
         }
         let events = primary?.output?.takeEvents() ?? []
-        // Secondaries that pace themselves (snapcast) follow the primary's clock, read fresh each pass.
-        if let played = primary?.output?.playedFrames() {
-            for e in entries where e.connected && e !== primary {
-                if let s = e.output as? any ClockFollowingOutput, s.hasStream { s.follow(frame: played - e.offset) }
-            }
+        // Secondaries that pace themselves (snapcast) follow the primary's clock, read fresh each pass. The
+        // clock is read only when such a secondary is there: on PulseAudio each reading takes the sound
+        // server loop's lock, and this runs on every pass of the audio thread.
+        var clock: Int64??
+        for e in entries where e.connected && e !== primary {
+            guard let s = e.output as? any ClockFollowingOutput, s.hasStream else { continue }
+            if clock == nil { clock = .some(primary?.output?.playedFrames()) }
+            if let played = clock ?? nil { s.follow(frame: played - e.offset) }
         }
         return events
     }

@@ -97,7 +97,7 @@ bin="$root/usr/bin/clickwheel"
 needed="$(ldd "$bin" | awk '{print $1}' | sed 's|.*/||' | sort -u)"
 direct="$(readelf -d "$bin" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p' | tr '\n' ' ')"
 log "after the static link, the binary needs (NEEDED): $direct"
-log "ldd: $(printf '%s\n' "$needed" | grep -c .) libraries in all (FFmpeg's own dependencies most of them)"
+log "ldd: $(printf '%s\n' "$needed" | grep -c .) libraries in all"
 swift_left="$(printf '%s\n' "$needed" | grep -E '^(libswift|libFoundation|lib_Foundation|libdispatch|libBlocksRuntime|libicu(data|i18n|uc)swift)' || true)"
 [ -z "$swift_left" ] || die "Swift libraries still dynamically linked: $swift_left"
 ! ldd "$bin" | grep -q 'not found' || die "ldd: libraries not found on this machine"
@@ -194,7 +194,14 @@ Source: clickwheel
 Package: clickwheel
 Architecture: $arch
 EOF
-shlibs="$(cd "$work/src" && dpkg-shlibdeps -O -e"$bin" 2>"$work/shlibdeps.err" | sed -n 's/^shlibs:Depends=//p')" ||
+# FFmpeg's libraries are opened with dlopen on the first MP4 track (Sources/CFFmpeg/loader.c), so the binary
+# does not name them: the same file built as a program linked to every symbol it resolves names them.
+ffmpeg_stub="$work/src/debian/clickwheel/ffmpeg-symbols"
+mkdir -p "$(dirname "$ffmpeg_stub")"
+cc="${CC:-$(command -v cc || command -v clang || echo cc)}"
+"$cc" -DCW_FFMPEG_LINK_STUB -I"$here/../../Sources/CFFmpeg/include" "$here/../../Sources/CFFmpeg/loader.c" \
+  -o "$ffmpeg_stub" -lavformat -lavcodec -lavutil || die "cannot build the FFmpeg symbol stub (needs cc and FFmpeg's -dev packages)"
+shlibs="$(cd "$work/src" && dpkg-shlibdeps -O -e"$bin" -e"$ffmpeg_stub" 2>"$work/shlibdeps.err" | sed -n 's/^shlibs:Depends=//p')" ||
   { cat "$work/shlibdeps.err" >&2; die "dpkg-shlibdeps failed"; }
 grep -v '^$' "$work/shlibdeps.err" | sed 's/^/[build-deb] dpkg-shlibdeps: /' >&2 || true
 [ -n "$shlibs" ] || die "dpkg-shlibdeps found no dependencies"
