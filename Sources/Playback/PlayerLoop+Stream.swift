@@ -42,6 +42,7 @@ extension PlayerLoop {
         rewriteAt = nil
         coverUntil = 0
         do {
+            try endOverlap(for: point)
             if current?.track != point.track {
                 if let later = current {
                     try later.seek(toSample: 0)
@@ -121,7 +122,11 @@ extension PlayerLoop {
         guard let format = streamFormat else { return }
         var room = max(output.writableBytes(), Int(max(0, coverUntil - timeline.written)) * format.frameSize)
         while room >= format.frameSize, activity == .playing, let decoder = current {
-            let want = min(room, buffer.count) / format.frameSize * format.frameSize
+            var want = min(room, buffer.count) / format.frameSize * format.frameSize
+            if let before = framesBeforeCrossfade(decoder, format: format) {
+                // Read up to the overlap's first frame exactly: the overlap starts on the next pass.
+                want = min(want, before * format.frameSize)
+            }
             if let stage = speech {
                 let ready = stage.read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[0..<want]))
                 if ready > 0 {
@@ -146,6 +151,7 @@ extension PlayerLoop {
                     room -= whole
                 }
             } else if whole > 0 {
+                if overlap != nil { mixOverlap(UnsafeMutableRawBufferPointer(rebasing: buffer[0..<whole]), format: format) }
                 guard put(UnsafeMutableRawBufferPointer(rebasing: buffer[0..<whole]), format: format) else { return }
                 room -= whole
             }
@@ -167,6 +173,8 @@ extension PlayerLoop {
     /// The current track is fully written: go on with the queued one in the same stream when the format
     /// matches (gapless), after a drain when it does not, or drain to the end.
     func currentEnded() {
+        // The end of a crossfade's old track: the incoming one is already being written.
+        if finishOverlap() { return }
         if let stage = speech {
             // Gapless between spoken word at the same speed: the stage goes on into the next track, which
             // comes out after what the stage still holds. Anything else lets the stage's rest out first.
