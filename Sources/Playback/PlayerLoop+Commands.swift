@@ -140,7 +140,7 @@ extension PlayerLoop {
         soundCheck = on
         current?.applyReplayGain(on)
         queued?.applyReplayGain(on)
-        overlap?.incoming.applyReplayGain(on)
+        overlap?.outgoing.applyReplayGain(on)
     }
 
     private func setVolume(_ v: Int) {

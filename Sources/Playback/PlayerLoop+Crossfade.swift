@@ -14,30 +14,31 @@ import Foundation
 /// tags, which the index does not keep); without them MPD falls back to this plain crossfade too.
 ///
 /// How: once the current track has `seconds` (or, after a seek or resume into that stretch, whatever is
-/// left) still to be written, the queued decoder becomes the incoming one and each chunk of the current
-/// track is mixed with as many frames of the incoming one, equal-power (cos/sin over the overlap): two
-/// unrelated songs are uncorrelated, so their powers add and the loudness stays level through the
-/// overlap, where a linear fade dips by 3 dB in the middle. When the current track's last frame is
-/// written the incoming decoder simply becomes current and goes on unmixed. A track shorter than twice
-/// the crossfade therefore starts fading out as soon as its own fade-in is over: its fade-out is shorter.
+/// left) still to be written, the queued decoder becomes current and the old one goes on as the outgoing
+/// track: each chunk of the new track is mixed with as many frames of the old one, equal-power (cos/sin
+/// over the overlap): two unrelated songs are uncorrelated, so their powers add and the loudness stays
+/// level through the overlap, where a linear fade dips by 3 dB in the middle. When the old track's last
+/// frame is mixed the overlap is over. A track shorter than twice the crossfade therefore starts fading
+/// out as soon as its own fade-in is over: its fade-out is shorter.
 ///
-/// The timeline marks the incoming track as starting where the overlap starts, so it is reported
-/// started (and the old one finished) when the overlap is heard, and positions count in its own time.
-/// Everything that starts the stream again (seek, resume after a faded pause, a reconnect) goes through
-/// `startPending`, which ends the overlap: the track the start point names goes on alone.
+/// The timeline marks the new track as starting where the overlap starts, so it is reported started
+/// (and the old one finished) when the overlap is heard, and positions count in its own time. Everything
+/// that starts the stream again goes through `startPending`: a resume after a faded pause inside the
+/// overlap picks the overlap up where it was (the old track sought to the matching place); a seek, a
+/// skip or a reconnect ends it, and the track the start point names goes on alone.
 ///
 /// Thread rules: audio thread only (called from `PlayerLoop`).
 extension PlayerLoop {
-    /// An overlap in progress: the next track mixed in under the end of the current one.
+    /// An overlap in progress: the old track mixed in under the start of the current one.
     struct Overlap {
-        /// The next track's decoder, read alongside the current one.
-        let incoming: any TrackDecoder
-        /// Frames of the overlap (the current track's frames left when it began).
+        /// The old track's decoder, read alongside the current one.
+        let outgoing: any TrackDecoder
+        /// The old track's sample where the overlap began (the current track's sample 0).
+        let outgoingStart: Int64
+        /// Frames of the overlap (the old track's frames left when it began).
         let total: Int
         /// Frames mixed so far.
         var done = 0
-        /// The incoming track ended (or failed) within the overlap: the rest is mixed with silence.
-        var incomingEnded = false
     }
 
     /// MPD's `CrossFadeSettings::MIN_TOTAL_TIME`: a track shorter than this is never crossfaded.
@@ -58,7 +59,8 @@ extension PlayerLoop {
 
     /// Before a chunk of `decoder` (the current track) is read: nil when no crossfade is due (read as
     /// much as there is room for), else the frames still to read before the overlap starts. At the
-    /// overlap's start it starts it (`overlap` set, the queued decoder taken) and returns nil.
+    /// overlap's start it starts it (the queued decoder becomes current, `decoder` the outgoing one) and
+    /// returns 0: read the new current track.
     func framesBeforeCrossfade(_ decoder: any TrackDecoder, format: PCMFormat) -> Int? {
         guard crossfadeSeconds > 0, overlap == nil, speech == nil, rewriteAt == nil, let next = queued,
             let length = decoder.length, let last = timeline.segments.last, last.track == decoder.track,
@@ -72,32 +74,34 @@ extension PlayerLoop {
         guard remaining > 0 else { return nil }
         if remaining > window { return Int(remaining - window) }
         queued = nil
-        overlap = Overlap(incoming: next, total: Int(remaining))
+        current = next
+        overlap = Overlap(outgoing: decoder, outgoingStart: position, total: Int(remaining))
         timeline.append(next.track)
-        return nil
+        return 0
     }
 
     /// Mixes the overlap into `bytes` (the current track's next frames, in the stream's `format`): reads
-    /// as many frames of the incoming track and sums the two with the overlap's gains.
+    /// as many frames of the old track and sums the two with the overlap's gains. The overlap ends with
+    /// the old track.
     func mixOverlap(_ bytes: UnsafeMutableRawBufferPointer, format: PCMFormat) {
         guard var o = overlap else { return }
         let count = bytes.count
         var got = 0
+        var ended = false
         // A run of empty reads (damage being skipped) ends in `.failed`; guarded anyway.
         var emptyReads = 0
-        while got < count, !o.incomingEnded, emptyReads < 64 {
+        while got < count, !ended, emptyReads < 64 {
             let into = UnsafeMutableRawBufferPointer(rebasing: overlapBuffer[got..<count])
-            switch o.incoming.read(into: into) {
+            switch o.outgoing.read(into: into) {
             case .data(let n):
                 got += n
                 emptyReads = n == 0 ? emptyReads + 1 : 0
             case .end(let n):
                 got += n
-                o.incomingEnded = true
+                ended = true
             case .failed(let reason):
-                // Reported when it becomes current and fails again there; silence meanwhile.
-                logger.warning("track \(o.incoming.track.id) stopped decoding during a crossfade: \(reason)")
-                o.incomingEnded = true
+                logger.warning("track \(o.outgoing.track.id) stopped decoding in its crossfade: \(reason)")
+                ended = true
             }
         }
         if got < count {
@@ -105,39 +109,38 @@ extension PlayerLoop {
         }
         let channels = format.channels
         let frames = count / format.frameSize
-        let old = bytes.bindMemory(to: Int16.self)
-        let new = UnsafeMutableRawBufferPointer(rebasing: overlapBuffer[0..<count]).bindMemory(to: Int16.self)
+        let new = bytes.bindMemory(to: Int16.self)
+        let old = UnsafeMutableRawBufferPointer(rebasing: overlapBuffer[0..<count]).bindMemory(to: Int16.self)
         for f in 0..<frames {
             let t = min(1, (Double(o.done + f) + 0.5) / Double(o.total))
             let up = sin(t * .pi / 2), down = cos(t * .pi / 2)
             for c in 0..<channels {
                 let i = f * channels + c
-                old[i] = Int16(clamping: Int((Double(old[i]) * down + Double(new[i]) * up).rounded()))
+                new[i] = Int16(clamping: Int((Double(new[i]) * up + Double(old[i]) * down).rounded()))
             }
         }
         o.done += frames
-        overlap = o
+        if ended || o.done >= o.total {
+            if o.outgoing.skippedDamage > 0 {
+                logger.notice("track \(o.outgoing.track.id): skipped \(o.outgoing.skippedDamage) damaged stretch(es)")
+            }
+            overlap = nil
+        } else {
+            overlap = o
+        }
     }
 
-    /// The current track ended during an overlap: the incoming track goes on alone (its decoder is where
-    /// the overlap left it; the timeline has it from the overlap's start). False when there is no overlap.
-    func finishOverlap() -> Bool {
-        guard let o = overlap else { return false }
-        overlap = nil
-        current = o.incoming
-        return true
-    }
-
-    /// A start point ends the overlap: the track it names keeps its decoder (the incoming one becomes
-    /// current, or goes back to being queued from its start when the point is in the old track).
-    func endOverlap(for point: StartPoint) throws(PlaybackError) {
+    /// A start point (`startPending`) and the overlap: a resume after a faded pause inside it goes on
+    /// with it (the old track sought to the place that matches the point); anything else ends it.
+    func overlapAfterStart(at point: StartPoint) {
         guard let o = overlap else { return }
         overlap = nil
-        if o.incoming.track == point.track {
-            current = o.incoming
-        } else {
-            try o.incoming.seek(toSample: 0)
-            queued = o.incoming
+        guard point.fadeIn, point.track == current?.track, point.sample < Int64(o.total) else { return }
+        do {
+            try o.outgoing.seek(toSample: o.outgoingStart + point.sample)
+            overlap = Overlap(outgoing: o.outgoing, outgoingStart: o.outgoingStart, total: o.total, done: Int(point.sample))
+        } catch {
+            logger.warning("track \(o.outgoing.track.id): cannot go back into its crossfade (\(error)); the next track goes on alone")
         }
     }
 }

@@ -41,8 +41,8 @@ extension PlayerLoop {
         crossfade = nil
         rewriteAt = nil
         coverUntil = 0
+        overlapAfterStart(at: point)
         do {
-            try endOverlap(for: point)
             if current?.track != point.track {
                 if let later = current {
                     try later.seek(toSample: 0)
@@ -124,6 +124,8 @@ extension PlayerLoop {
         while room >= format.frameSize, activity == .playing, let decoder = current {
             var want = min(room, buffer.count) / format.frameSize * format.frameSize
             if let before = framesBeforeCrossfade(decoder, format: format) {
+                // The overlap started: read the new current track.
+                if before == 0 { continue }
                 // Read up to the overlap's first frame exactly: the overlap starts on the next pass.
                 want = min(want, before * format.frameSize)
             }
@@ -173,8 +175,8 @@ extension PlayerLoop {
     /// The current track is fully written: go on with the queued one in the same stream when the format
     /// matches (gapless), after a drain when it does not, or drain to the end.
     func currentEnded() {
-        // The end of a crossfade's old track: the incoming one is already being written.
-        if finishOverlap() { return }
+        // A track that ends within its own fade-in (shorter than its length said): the old one goes too.
+        overlap = nil
         if let stage = speech {
             // Gapless between spoken word at the same speed: the stage goes on into the next track, which
             // comes out after what the stage still holds. Anything else lets the stage's rest out first.

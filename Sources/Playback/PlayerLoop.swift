@@ -105,10 +105,10 @@ final class PlayerLoop {
     var shuttingDown = false
     /// The crossfade between tracks in seconds (MPD's `crossfade`; 0: gapless joins).
     var crossfadeSeconds = 0
-    /// A crossfade being written: the next track mixed in under the end of the current one.
+    /// A crossfade being written: the old track mixed in under the start of the current one.
     var overlap: Overlap?
     let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 32 * 1024, alignment: 16)
-    /// The incoming track's frames during an overlap (as large as `buffer`: a chunk of each is mixed).
+    /// The old track's frames during an overlap (as large as `buffer`: a chunk of each is mixed).
     let overlapBuffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 32 * 1024, alignment: 16)
 
     init(

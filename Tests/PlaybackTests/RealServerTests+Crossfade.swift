@@ -83,6 +83,62 @@ extension RealServerTests {
         #expect(residual.residual < 0.05, "largest deviation from the sine near the join \(residual.residual); \(starved)")
     }
 
+    @Test("pause and seek during a crossfade: faded, no click, the resume goes on with both, after the seek only the next track")
+    func pauseAndSeekDuringACrossfade() async throws {
+        let seconds = 21
+        let first = try fixtures.tone("xfp440", frequency: "440", seconds: Double(seconds))
+        let second = try fixtures.tone("xfp660", frequency: "660", seconds: Double(seconds))
+        let tracks = [AudioTrack(id: 1, path: first), AudioTrack(id: 2, path: second)]
+        let (player, log) = makePlayer()
+        defer { player.shutdown() }
+        player.setCrossfade(seconds: 4)
+        let capture = try await Capture.start(into: fixtures.dir)
+        player.play(tracks[0])
+        try await log.wait(timeout: 60, "started(1)") { $0 == .started(trackID: 1) }
+        player.enqueueNext(tracks[1])
+        // The overlap is heard: pause in its middle, resume, then seek into the next track.
+        try await log.wait(timeout: 60, "started(2)") { $0 == .started(trackID: 2) }
+        try await log.waitForPosition(2, atLeast: 1.5, timeout: 30)
+        player.pause()
+        try await log.wait(timeout: 15, "paused") { $0 == .paused(.command) }
+        try await Task.sleep(for: .milliseconds(600))
+        player.resume()
+        try await log.waitForPosition(2, atLeast: 2.5, timeout: 30)
+        player.seek(to: Double(seconds) - 3)
+        try await log.wait(timeout: 30, "finished(2)") { $0 == .finished(trackID: 2) }
+        try await Task.sleep(for: .milliseconds(300))
+        let signal = try capture.stop()
+
+        let starved = "\(player.underruns) underruns reported by the player, load average \(Self.loadAverage())"
+        let range = try #require(signal.audibleRange())
+        let pauses = signal.silences(longerThan: 0.3)
+        #expect(pauses.count == 1, "the pause: \(pauses); \(starved)")
+        let pause = try #require(pauses.first)
+        // The resume picks the overlap up where the pause left it: both tones again after the fade-in.
+        let rate = signal.rate
+        for t in stride(from: pause.upperBound + 0.2, to: pause.upperBound + 0.7, by: 0.1) {
+            let w = Int(t * Double(rate))..<Int(t * Double(rate)) + rate / 10
+            let a = signal.toneAmplitude(440, in: w), b = signal.toneAmplitude(660, in: w)
+            #expect(a > 0.1 && b > 0.1, "after the resume at \(t) s: 440 Hz \(a), 660 Hz \(b); \(starved)")
+        }
+        // The last 2 s are the next track's end alone: the old track's overlap went with the seek.
+        for start in stride(from: range.upperBound - 2 * rate, to: range.upperBound - rate / 5, by: rate / 10) {
+            let w = start..<start + rate / 10
+            let a = signal.toneAmplitude(440, in: w), b = signal.toneAmplitude(660, in: w)
+            #expect(a < 0.02 && b > 0.4, "after the seek: 440 Hz \(a), 660 Hz \(b); \(starved)")
+        }
+        // No click through the overlap, the pause's fade-out and the resume's fade-in (up to 0.4 s after
+        // the pause, before the seek, which cuts as it does without crossfade): two half-scale sines change
+        // by at most 0.08 from one sample to the next; a step where audio was cut jumps by far more.
+        var jump = (size: Float(0), at: 0)
+        for i in (range.lowerBound + 1)..<Int((pause.upperBound + 0.4) * Double(rate)) {
+            let d = abs(signal.samples[i] - signal.samples[i - 1])
+            if d > jump.size { jump = (d, i) }
+        }
+        let at = Double(jump.at - range.lowerBound) / Double(rate)
+        #expect(jump.size < 0.12, "a jump of \(jump.size) at \(at) s into the sound; \(starved)")
+    }
+
     @Test("tracks shorter than 20 s are not crossfaded (MPD's rule): they join gaplessly")
     func shortTracksAreNotCrossfaded() async throws {
         let paths = try fixtures.album("xf-short", frequency: 441, seconds: 4, parts: 2)
