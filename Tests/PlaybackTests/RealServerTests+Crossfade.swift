@@ -127,11 +127,12 @@ extension RealServerTests {
             let a = signal.toneAmplitude(440, in: w), b = signal.toneAmplitude(660, in: w)
             #expect(a < 0.02 && b > 0.4, "after the seek: 440 Hz \(a), 660 Hz \(b); \(starved)")
         }
-        // No click through the overlap, the pause's fade-out and the resume's fade-in (up to 0.4 s after
-        // the pause, before the seek, which cuts as it does without crossfade): two half-scale sines change
-        // by at most 0.08 from one sample to the next; a step where audio was cut jumps by far more.
+        // No click in the pause's fade-out and the resume's fade-in inside the overlap (0.5 s either side of
+        // the pause; the seek after it cuts as it does without crossfade): two half-scale sines change by at
+        // most 0.08 from one sample to the next; a step where audio was cut jumps by far more. (Only there:
+        // a dropout elsewhere on a loaded machine is the underrun tests' business.)
         var jump = (size: Float(0), at: 0)
-        for i in (range.lowerBound + 1)..<Int((pause.upperBound + 0.4) * Double(rate)) {
+        for i in Int((pause.lowerBound - 0.5) * Double(rate))..<Int((pause.upperBound + 0.4) * Double(rate)) {
             let d = abs(signal.samples[i] - signal.samples[i - 1])
             if d > jump.size { jump = (d, i) }
         }
