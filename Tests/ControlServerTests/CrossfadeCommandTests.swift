@@ -47,4 +47,13 @@ import Testing
         #expect(commands.contains("command: crossfade\n"))
         #expect(commands.contains("command: mixrampdb\ncommand: mixrampdelay\ncommand: move\n"))
     }
+
+    @Test func aStoredCrossfadeReachesThePlayerAtStart() throws {
+        var stored = Settings()
+        stored.crossfadeSeconds = 4
+        stored.mixRampDB = -17
+        let (loop, playback) = ServerFixture.makeLoop(stored: stored)
+        #expect(playback.commands.contains(.crossfade(seconds: 4)))
+        #expect(loop.snapshot().crossfadeSeconds == 4 && loop.snapshot().mixRampDB == -17)
+    }
 }
