@@ -4,7 +4,7 @@ import Foundation
 import Testing
 
 /// `crossfade`, `mixrampdb` and `mixrampdelay` answer as MPD 0.23 does (the answers below are a real MPD
-/// 0.23's, /work/shared/reference/mpd-transcripts.txt, written into the test): `xfade:` in `status` only
+/// 0.23's, written into the test): `xfade:` in `status` only
 /// while the crossfade is above 0, `mixrampdb:` always, `mixrampdelay:` only while above 0; each change
 /// announces `options`; the crossfade reaches the player.
 @Suite(.serialized) struct CrossfadeCommandTests {
