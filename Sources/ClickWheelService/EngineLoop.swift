@@ -75,6 +75,7 @@ public final class EngineLoop: @unchecked Sendable {
         playback.perform(.volume(engine.settings.volume)) { _ in nil }
         playback.setSoundCheck(engine.settings.soundCheck, album: engine.settings.usesAlbumGain)
         playback.perform(.spokenWordSpeed(percent: engine.settings.spokenWordSpeed)) { _ in nil }
+        playback.perform(.crossfade(seconds: engine.settings.crossfadeSeconds)) { _ in nil }
         publish()
     }
 

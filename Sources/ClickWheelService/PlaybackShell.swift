@@ -81,6 +81,7 @@ public final class PlaybackShell: PlaybackPort {
         case .seek(let ms): lastStateTicket = player.seek(to: Double(ms) / 1000)
         case .volume(let v): player.setVolume(v)
         case .spokenWordSpeed(let percent): player.setSpokenWordSpeed(SpokenWordSpeed.value(percent))
+        case .crossfade(let seconds): player.setCrossfade(seconds: seconds)
         }
     }
 

@@ -19,6 +19,10 @@ public struct PlayerSnapshot: Sendable, Hashable {
     public var consume: Bool
     /// MPD's `replay_gain_mode`: off, or the gain Sound Check applies (track, album, auto).
     public var replayGainMode = "off"
+    /// MPD's `xfade` (seconds, shown while above 0), `mixrampdb` and `mixrampdelay` (shown while above 0).
+    public var crossfadeSeconds = 0
+    public var mixRampDB = 0.0
+    public var mixRampDelay = -1.0
     /// The library update job running now (MPD's `updating_db`), if any.
     public var updatingJob: Int?
     /// How long the player has played since the service started, at the engine's last event (MPD's
@@ -55,6 +59,9 @@ public struct PlayerSnapshot: Sendable, Hashable {
         next = currentPosition.flatMap { engine.entry(after: $0) }.flatMap { queue.indices.contains($0) ? $0 : nil }
         playedMS = engine.playedMS
         replayGainMode = engine.settings.replayGainMode
+        crossfadeSeconds = engine.settings.crossfadeSeconds
+        mixRampDB = engine.settings.mixRampDB
+        mixRampDelay = engine.settings.mixRampDelay
         // Paused or stopped nothing is asked of the outputs: no error (MPD finds a failed output only when
         // it opens one to play). Unlike MPD's, it goes by itself once an output plays (no `clearerror`).
         if engine.player.status == .playing { error = engine.player.outputProblem?.message }

@@ -115,6 +115,13 @@ public final class AudioPlayer: Sendable {
     @discardableResult
     public func setSpokenWordSpeed(_ speed: Double) -> UInt64 { mailbox.post(.spokenWordSpeed(speed)) }
 
+    /// Crossfades tracks that follow one another by `seconds` (MPD's `crossfade`; 0, the default: they
+    /// join gaplessly). It applies at a track's natural end into the queued next one, under MPD 0.23's
+    /// rules (see `PlayerLoop+Crossfade.swift`): both at least 20 s long and longer than the crossfade,
+    /// both in the same sample rate and channel count, neither spoken word. A skip still cuts.
+    @discardableResult
+    public func setCrossfade(seconds: Int) -> UInt64 { mailbox.post(.crossfade(seconds: seconds)) }
+
     /// Plays the wheel click from the server's sample cache at `volume` (0–100; 0 is off).
     @discardableResult
     public func click(volume: Int) -> UInt64 { mailbox.post(.click(volume: volume)) }

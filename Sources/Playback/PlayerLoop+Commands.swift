@@ -15,6 +15,7 @@ extension PlayerLoop {
         case .volume(let v): setVolume(v)
         case .soundCheck(let on): setSoundCheck(on)
         case .spokenWordSpeed(let speed): setSpokenWordSpeed(speed)
+        case .crossfade(let seconds): setCrossfade(seconds)
         case .click(let v): if connected { output.playClick(volume: v) }
         case .outputEnabled(let index, let on):
             guard let outputs = output as? MultiOutput else { break }
@@ -28,6 +29,8 @@ extension PlayerLoop {
     /// Replaces whatever plays with `track` from `seconds`; clears the queued next track and any pause.
     private func play(_ track: AudioTrack, seconds: Double) {
         queued = nil
+        // A skip cuts, as in MPD: an overlap being written is dropped with the rest of the queue.
+        overlap = nil
         paused = false
         let decoder: any TrackDecoder
         do {
@@ -116,6 +119,7 @@ extension PlayerLoop {
     func stop(reporting: Bool) {
         queued = nil
         current = nil
+        overlap = nil
         if output.hasStream { output.closeStream() }
         streamFormat = nil
         timeline.clear()
@@ -136,6 +140,7 @@ extension PlayerLoop {
         soundCheck = on
         current?.applyReplayGain(on)
         queued?.applyReplayGain(on)
+        overlap?.outgoing.applyReplayGain(on)
     }
 
     private func setVolume(_ v: Int) {

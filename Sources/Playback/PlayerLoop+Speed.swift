@@ -98,7 +98,8 @@ extension PlayerLoop {
         let new = min(3, max(0.5, value))
         guard new != spokenWordSpeed else { return }
         spokenWordSpeed = new
-        guard activity == .playing, pendingStart == nil, output.hasStream, let format = streamFormat,
+        // (Not during a crossfade: neither of its tracks is spoken word; the new speed applies from the next start.)
+        guard activity == .playing, pendingStart == nil, overlap == nil, output.hasStream, let format = streamFormat,
             let decoder = current,
             decoder.track.spokenWord || speech != nil || timeline.segments.contains(where: { $0.track.spokenWord })
         else { return }

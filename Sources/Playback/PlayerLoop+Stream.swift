@@ -41,6 +41,7 @@ extension PlayerLoop {
         crossfade = nil
         rewriteAt = nil
         coverUntil = 0
+        overlapAfterStart(at: point)
         do {
             if current?.track != point.track {
                 if let later = current {
@@ -121,7 +122,13 @@ extension PlayerLoop {
         guard let format = streamFormat else { return }
         var room = max(output.writableBytes(), Int(max(0, coverUntil - timeline.written)) * format.frameSize)
         while room >= format.frameSize, activity == .playing, let decoder = current {
-            let want = min(room, buffer.count) / format.frameSize * format.frameSize
+            var want = min(room, buffer.count) / format.frameSize * format.frameSize
+            if let before = framesBeforeCrossfade(decoder, format: format) {
+                // The overlap started: read the new current track.
+                if before == 0 { continue }
+                // Read up to the overlap's first frame exactly: the overlap starts on the next pass.
+                want = min(want, before * format.frameSize)
+            }
             if let stage = speech {
                 let ready = stage.read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[0..<want]))
                 if ready > 0 {
@@ -146,6 +153,7 @@ extension PlayerLoop {
                     room -= whole
                 }
             } else if whole > 0 {
+                if overlap != nil { mixOverlap(UnsafeMutableRawBufferPointer(rebasing: buffer[0..<whole]), format: format) }
                 guard put(UnsafeMutableRawBufferPointer(rebasing: buffer[0..<whole]), format: format) else { return }
                 room -= whole
             }
@@ -167,6 +175,8 @@ extension PlayerLoop {
     /// The current track is fully written: go on with the queued one in the same stream when the format
     /// matches (gapless), after a drain when it does not, or drain to the end.
     func currentEnded() {
+        // A track that ends within its own fade-in (shorter than its length said): the old one goes too.
+        overlap = nil
         if let stage = speech {
             // Gapless between spoken word at the same speed: the stage goes on into the next track, which
             // comes out after what the stage still holds. Anything else lets the stage's rest out first.

@@ -103,7 +103,13 @@ final class PlayerLoop {
     /// When the heard position reaches the next slot (the next report).
     var nextReportDue = Date.distantPast
     var shuttingDown = false
+    /// The crossfade between tracks in seconds (MPD's `crossfade`; 0: gapless joins).
+    var crossfadeSeconds = 0
+    /// A crossfade being written: the old track mixed in under the start of the current one.
+    var overlap: Overlap?
     let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 32 * 1024, alignment: 16)
+    /// The old track's frames during an overlap (as large as `buffer`: a chunk of each is mixed).
+    let overlapBuffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 32 * 1024, alignment: 16)
 
     init(
         output: any AudioOutput, mailbox: Mailbox, logger: Logger, positionInterval: Double,
@@ -121,7 +127,10 @@ final class PlayerLoop {
     /// Reports what was heard, stamped with the last command carried out before it.
     func report(_ report: PlayerReport) { emit(report, answered) }
 
-    deinit { buffer.deallocate() }
+    deinit {
+        buffer.deallocate()
+        overlapBuffer.deallocate()
+    }
 
     /// The server ran out of audio while a track played (a dropout was heard): counted, and logged at most
     /// once per `underrunLogInterval` with the number since the last line, so a struggling machine logs a
@@ -160,6 +169,7 @@ final class PlayerLoop {
         }
         current = nil
         queued = nil
+        overlap = nil
         output.disconnect()
     }
 

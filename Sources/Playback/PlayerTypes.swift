@@ -123,6 +123,8 @@ enum PlayerCommand: Sendable {
     case volume(Int)
     case soundCheck(Bool)
     case spokenWordSpeed(Double)
+    /// Seconds of crossfade between tracks (0: gapless).
+    case crossfade(seconds: Int)
     case click(volume: Int)
     /// Turns one of a `MultiOutput`'s outputs on or off.
     case outputEnabled(index: Int, on: Bool)

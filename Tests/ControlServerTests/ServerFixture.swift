@@ -51,10 +51,10 @@ final class ServerFixture: @unchecked Sendable {
         weak var loop: EngineLoop?
     }
 
-    static func makeLoop(volume: Int = 40, changes: IdleListeners = IdleListeners()) -> (
+    static func makeLoop(volume: Int = 40, changes: IdleListeners = IdleListeners(), stored: Settings = Settings()) -> (
         loop: EngineLoop, playback: RecordingPlayback
     ) {
-        var settings = Settings()
+        var settings = stored
         settings.volume = volume
         let engine = Engine(
             library: LibraryStore(ServerFixture.pool),

@@ -157,7 +157,22 @@ import Testing
         changed.alarms = [alarm]
         changed.clock24h = false
         changed.spokenWordSpeed = 175
+        changed.crossfadeSeconds = 3
+        changed.mixRampDB = -17
+        changed.mixRampDelay = 2.5
         try SettingsStore(pool).save(changed)
         #expect(SettingsStore(pool).load() == changed)
+        #expect(settings.crossfadeSeconds == 0 && settings.mixRampDB == 0 && settings.mixRampDelay == -1)
+    }
+
+    @Test func mpdsNanAndInfinityForMixRampAreStoredAndComeBack() throws {
+        let (_, pool, _) = try indexed()
+        var changed = Settings()
+        changed.mixRampDB = .infinity
+        changed.mixRampDelay = .nan
+        changed.crossfadeSeconds = 5
+        try SettingsStore(pool).save(changed)
+        let loaded = SettingsStore(pool).load()
+        #expect(loaded.mixRampDB == .infinity && loaded.mixRampDelay.isNaN && loaded.crossfadeSeconds == 5)
     }
 }

@@ -25,6 +25,11 @@ public enum ControlRequest: Hashable, Sendable {
     case consume(Bool)
     /// MPD's `replay_gain_mode`: "off", "track", "album" or "auto" (checked by the control server).
     case replayGainMode(String)
+    /// MPD's `crossfade SECONDS` (checked by the control server: not negative).
+    case crossfade(Int)
+    /// MPD's `mixrampdb DB` and `mixrampdelay SECONDS`: stored and shown (see `Settings.mixRampDB`).
+    case mixRampDB(Double)
+    case mixRampDelay(Double)
     /// Insert tracks at a position (nil: at the end); the reply holds their song ids.
     case add([TrackID], at: QueuePosition?)
     case delete(QueueSlice)

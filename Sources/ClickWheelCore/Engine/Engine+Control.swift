@@ -58,7 +58,8 @@ extension Engine {
             var new = settings
             new.shuffle = on ? (settings.shuffle == .off ? .songs : settings.shuffle) : .off
             effects += apply(settings: new, persist: true)
-            if new == settings { effects.append(.notify(.options)) }
+            // (Compared by the field: settings holding a nan `mixrampdb` never equal themselves.)
+            if new.shuffle == settings.shuffle { effects.append(.notify(.options)) }
         case .repeatMode(let on):
             effects += setModes(repeatOn: on, single: mpdSingle)
         case .single(let single):
@@ -70,6 +71,22 @@ extension Engine {
             var new = settings
             new.replayGainMode = mode
             effects += apply(settings: new, persist: true)
+        case .crossfade(let seconds):
+            var new = settings
+            new.crossfadeSeconds = max(0, seconds)
+            effects += apply(settings: new, persist: true)
+            // MPD announces `options` for each of these three, changed or not.
+            effects.append(.notify(.options))
+        case .mixRampDB(let db):
+            var new = settings
+            new.mixRampDB = db
+            effects += apply(settings: new, persist: true)
+            effects.append(.notify(.options))
+        case .mixRampDelay(let seconds):
+            var new = settings
+            new.mixRampDelay = seconds
+            effects += apply(settings: new, persist: true)
+            effects.append(.notify(.options))
         case .add(let tracks, let position):
             guard player.entries.count + tracks.count <= PlayQueue.clientLimit else { throw .queueTooLarge }
             let at = try resolve(position, limit: player.entries.count)

@@ -158,6 +158,9 @@ public struct Engine: Sendable {
         if new.spokenWordSpeed != old.spokenWordSpeed {
             effects.append(.playback(.spokenWordSpeed(percent: new.spokenWordSpeed)))
         }
+        if new.crossfadeSeconds != old.crossfadeSeconds {
+            effects.append(.playback(.crossfade(seconds: new.crossfadeSeconds)))
+        }
         if new.shuffle != old.shuffle { effects += reshuffle() }
         if new.shuffle != old.shuffle || new.repeatMode != old.repeatMode || new.replayGainMode != old.replayGainMode {
             effects.append(.notify(.options))

@@ -91,4 +91,6 @@ public enum PlaybackCommand: Hashable, Sendable {
     case volume(Int)
     /// Play podcasts and audiobooks at this speed, in percent (Settings → Audiobooks; music is not touched).
     case spokenWordSpeed(percent: Int)
+    /// Crossfade tracks by this many seconds at their natural ends (0: gapless; MPD's `crossfade`).
+    case crossfade(seconds: Int)
 }

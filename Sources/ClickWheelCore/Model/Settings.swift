@@ -42,6 +42,13 @@ public struct Settings: Hashable, Sendable, Codable {
     public var alarms: [Alarm] = []
     /// Settings → Audiobooks: the speed podcasts and audiobooks play at, in percent (`SpokenWordSpeed`).
     public var spokenWordSpeed: Int = 100
+    /// MPD's `crossfade`: seconds the end of a track overlaps the start of the next (0: gapless).
+    public var crossfadeSeconds: Int = 0
+    /// MPD's `mixrampdb` and `mixrampdelay` (seconds; MixRamp is on only while it is above 0), stored and
+    /// shown as MPD does. MixRamp needs MIXRAMP tags the index does not keep: without them MPD, and so
+    /// ClickWheel, crossfades plainly by `crossfadeSeconds`. Either may be nan or infinite, as in MPD.
+    public var mixRampDB: Double = 0
+    public var mixRampDelay: Double = -1
 
     public init() {}
 }
@@ -90,6 +97,9 @@ extension Settings {
         try take(.clock24h, &clock24h)
         try take(.alarms, &alarms)
         try take(.spokenWordSpeed, &spokenWordSpeed)
+        try take(.crossfadeSeconds, &crossfadeSeconds)
+        try take(.mixRampDB, &mixRampDB)
+        try take(.mixRampDelay, &mixRampDelay)
     }
 }
 

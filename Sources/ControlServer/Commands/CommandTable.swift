@@ -47,6 +47,8 @@ extension ControlCommands {
         row("listplaylists", .none, .read, listplaylists),
         row("load", .between(1, 3), .add, load),
         row("lsinfo", .between(0, 1), .read, lsinfo),
+        row("mixrampdb", .exactly(1), .player, mixrampdb),
+        row("mixrampdelay", .exactly(1), .player, mixrampdelay),
         row("move", .exactly(2), .player, move),
         row("moveid", .exactly(2), .player, moveid),
         row("next", .none, .player, next),

@@ -99,10 +99,24 @@ extension ControlCommands {
         _ = try ctx.control(.consume(try req.arguments[0].boolean()))
     }
 
-    /// `crossfade SECONDS`: gapless playback has no crossfade, so it is accepted and reported as 0, as MPD
-    /// does with 0.
+    /// `crossfade SECONDS`: whole seconds, 0 or more (MPD's `Integer expected`/`Number too large`); the
+    /// end of each track overlaps the start of the next by that much (0: gapless), kept across restarts.
     static func crossfade(_ ctx: inout MPDContext, _ req: MPDRequest, _ w: inout MPDResponseWriter) throws(MPDError) {
-        _ = try req.arguments[0].unsigned()
+        _ = try ctx.control(.crossfade(Int(try req.arguments[0].unsigned())))
+    }
+
+    /// `mixrampdb DB`: stored and shown in `status`, as MPD does (any float, nan too; `Float expected`).
+    /// It only matters to MixRamp, which needs tags the index does not keep (see `Settings.mixRampDB`).
+    static func mixrampdb(_ ctx: inout MPDContext, _ req: MPDRequest, _ w: inout MPDResponseWriter) throws(MPDError) {
+        _ = try ctx.control(.mixRampDB(Double(Float(try req.arguments[0].float()))))
+    }
+
+    /// `mixrampdelay SECONDS`: stored and shown in `status` while above 0, as MPD does (`nan` or 0 and
+    /// below switch MixRamp off). MPD parses a float and keeps it as a double: so is it here.
+    static func mixrampdelay(_ ctx: inout MPDContext, _ req: MPDRequest, _ w: inout MPDResponseWriter)
+        throws(MPDError)
+    {
+        _ = try ctx.control(.mixRampDelay(Double(Float(try req.arguments[0].float()))))
     }
 
     /// `clearerror`: accepted and changes nothing: the one `error` `status` reports (no output can play)

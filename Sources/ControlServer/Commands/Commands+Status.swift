@@ -17,8 +17,10 @@ extension ControlCommands {
         w.field("partition", "default")
         w.field("playlist", p.queue.version)
         w.field("playlistlength", p.queue.count)
-        w.field("mixrampdb", 0)
+        w.field("mixrampdb", Self.mpdFloat(Float(p.mixRampDB)))
         w.field("state", p.status == .playing ? "play" : p.status == .paused ? "pause" : "stop")
+        if p.crossfadeSeconds > 0 { w.field("xfade", p.crossfadeSeconds) }
+        if p.mixRampDelay > 0 { w.field("mixrampdelay", Self.mpdFloat(p.mixRampDelay)) }
         defer {
             if let job = p.updatingJob { w.field("updating_db", job) }
             if let error = p.error { w.field("error", error) }
@@ -41,6 +43,18 @@ extension ControlCommands {
             w.field("nextsong", next)
             w.field("nextsongid", p.queue[next].id)
         }
+    }
+
+    /// A number as MPD's `{}` format prints it: the shortest text that reads back as the same value, with
+    /// no `.0` on a whole number (`-17`, `1.5`, `0.10000000149011612` for a float's 0.1 held as a double).
+    static func mpdFloat<F: BinaryFloatingPoint & LosslessStringConvertible>(_ value: F) -> String {
+        if value.isNaN { return "nan" }
+        if value.isInfinite { return value < 0 ? "-inf" : "inf" }
+        if value == value.rounded(), abs(value) < 1e16 {
+            let whole = Int64(value)
+            return whole == 0 && value.sign == .minus ? "-0" : String(whole)
+        }
+        return String(describing: value)
     }
 
     /// `currentsong`: the current entry's song block, from the song kept for it (`MPDContext.currentSong`).
