@@ -21,6 +21,8 @@ let package = Package(
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        // Podcast feeds and episodes over HTTP(S) on the service's one event loop group (issue 34).
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         // Tests only: property-based tests over Swift Testing (issue 21).
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
     ],
@@ -115,6 +117,19 @@ let package = Package(
             dependencies: [
                 "AudioFormats", "FFmpeg", "FLAC", "Mpg123", "NamedThreads", "OpusFile", "Pulse", "Sonic", "VorbisFile",
                 .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict),
+
+        // Podcast subscriptions (issue 34): feed and OPML parsing (pure, fuzzable: Sources/Podcasts/Feed),
+        // episode file names, conditional feed fetches and resumable episode downloads over AsyncHTTPClient on
+        // a caller's event loop group. No engine, database or UI.
+        .target(
+            name: "Podcasts",
+            dependencies: [
+                "NamedThreads",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
             ],
             swiftSettings: strict),
 
@@ -267,6 +282,13 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ],
             exclude: ["Golden"], swiftSettings: strict),
+        .testTarget(
+            name: "PodcastsTests",
+            dependencies: [
+                "NamedThreads", "Podcasts", .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ],
+            exclude: ["Resources"], swiftSettings: strict),
         .testTarget(
             name: "PlaybackTests",
             dependencies: ["Playback", "Snapcast", "ClickWheelTestKit"],

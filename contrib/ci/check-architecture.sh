@@ -14,7 +14,7 @@
 #   4. Nothing imports upward or sideways. Layers, low to high: the wrappers (Mpg123, Pulse, Evdev, I2C, Sonic,
 #      FLAC, VorbisFile, OpusFile, FFmpeg) and the pure AudioFormats;
 #      ClickWheelCore; the ports' implementations and codecs (Library, Playback, MPDProtocol, Devices,
-#      ClickWheelConfig), which do not import one another; ControlServer, WebRemote and Snapcast (beside each other);
+#      ClickWheelConfig, Podcasts), which do not import one another; ControlServer, WebRemote and Snapcast (beside each other);
 #      ClickWheelService; clickwheel.
 #      A module imports only modules of lower layers. ClickWheelTestKit sits beside the ports' layer.
 #   5. ClickWheelService (when its folder exists) is imported by no module of Sources/ but clickwheel, and
@@ -48,7 +48,7 @@ layer() {
   case "$1" in
     Mpg123|Pulse|Evdev|I2C|Sonic|FLAC|VorbisFile|OpusFile|FFmpeg|AudioFormats) echo 1;;
     ClickWheelCore) echo 2;;
-    Library|Playback|MPDProtocol|Devices|ClickWheelConfig|ClickWheelTestKit) echo 3;;
+    Library|Playback|MPDProtocol|Devices|ClickWheelConfig|Podcasts|ClickWheelTestKit) echo 3;;
     ControlServer|WebRemote|Snapcast) echo 4;;
     ClickWheelService) echo 5;;
     clickwheel) echo 6;;

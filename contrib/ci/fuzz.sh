@@ -11,7 +11,7 @@ cd "$(dirname "$0")/../.."
 seconds=${1:-60}
 shift || true
 targets=("$@")
-[[ ${#targets[@]} -gt 0 ]] || targets=(mpd tags m3u config lcdproc evdev mp4 xiph pcm)
+[[ ${#targets[@]} -gt 0 ]] || targets=(mpd tags m3u config lcdproc evdev mp4 xiph pcm feed)
 jobs=${FUZZ_JOBS:-2}
 mkdir -p .build-fuzz
 
