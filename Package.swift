@@ -187,7 +187,7 @@ let package = Package(
             name: "ClickWheelService",
             dependencies: [
                 "ClickWheelConfig", "ClickWheelCore", "ControlServer", "Devices", "Library", "MPDProtocol", "NamedThreads",
-                "Playback", "Snapcast", "WebRemote",
+                "Playback", "Podcasts", "Snapcast", "WebRemote",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),

@@ -144,9 +144,16 @@ public final class ClickWheelService: Sendable {
             if changed { loop.post(.libraryChanged(at: MonotonicClock.now())) }
             loop.scanFinished(libraryChanged: changed)
         }
+        // Podcast subscriptions: fetched and downloaded on the same event loop group, rescanned as the
+        // watcher's changes are, told to `idle podcast` clients.
+        let podcasts = PodcastService(
+            store: SubscriptionStore(pool), settings: c.podcasts, music: c.music, group: network, logger: logger,
+            rescan: { scanner.start() }, changed: { changes(.podcast) })
         let server: ControlServer
         do {
-            server = try Self.control(c, pool: pool, loop: loop, outputs: outputs, eventLoop: eventLoop, logger: logger) {
+            server = try Self.control(
+                c, pool: pool, loop: loop, outputs: outputs, podcasts: podcasts, eventLoop: eventLoop, logger: logger
+            ) {
                 display?.close()
             }
         } catch {
@@ -190,6 +197,7 @@ public final class ClickWheelService: Sendable {
                 logger: logger
             ) { watching in logger.info("running: music \(c.music) (\(watching)), \(where_)") },
             ControlService(server: server),
+            podcasts,
             SnapcastControlService(control: snapcastControl),
             WebService(remote: web, nowPlaying: nowPlaying),
             InputService(
@@ -213,12 +221,12 @@ public final class ClickWheelService: Sendable {
     /// The control socket (and the TCP address, when configured), listening; on failure `closeDisplay`
     /// runs and the failure says which address.
     private static func control(
-        _ c: ServiceConfig, pool: DatabasePool, loop: EngineLoop, outputs: ConfiguredOutputs, eventLoop: any EventLoop,
-        logger: Logger, closeDisplay: () -> Void
+        _ c: ServiceConfig, pool: DatabasePool, loop: EngineLoop, outputs: ConfiguredOutputs,
+        podcasts: any PodcastControl, eventLoop: any EventLoop, logger: Logger, closeDisplay: () -> Void
     ) throws(StartupFailure) -> ControlServer {
         let commands = ControlCommands(
             catalog: Catalog(pool), playlists: StoredPlaylists(pool), player: loop, musicFolder: c.music, password: c.password,
-            outputs: outputs)
+            outputs: outputs, podcasts: podcasts)
         let server = ControlServer(backend: commands, eventLoop: eventLoop, logger: logger)
         var listening = c.socket
         do {
