@@ -268,7 +268,7 @@ let package = Package(
             swiftSettings: strict),
         .testTarget(name: "ClickWheelConfigTests", dependencies: ["ClickWheelConfig", "ClickWheelCore", "ClickWheelTestKit"], swiftSettings: strict),
         // End to end: the real binary in tmux (needs only the built executable).
-        .testTarget(name: "EndToEndTests", dependencies: ["ClickWheelTestKit"], exclude: ["Transcripts"], swiftSettings: strict),
+        .testTarget(name: "EndToEndTests", dependencies: ["ClickWheelTestKit"], exclude: ["Transcripts", "Podcasts"], swiftSettings: strict),
         .testTarget(
             name: "DevicesTests",
             dependencies: ["Devices", "Evdev", "ClickWheelCore", "ClickWheelTestKit", "NamedThreads"],
