@@ -201,7 +201,7 @@ let package = Package(
         .executableTarget(
             name: "clickwheel",
             dependencies: [
-                "ClickWheelConfig", "ClickWheelCore", "ClickWheelService", "Devices", "Library", "NamedThreads",
+                "ClickWheelConfig", "ClickWheelCore", "ClickWheelService", "Devices", "Library", "NamedThreads", "Podcasts",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
