@@ -48,6 +48,8 @@ final class PodcastService: Service, PodcastControl, Sendable {
     private let busy = Mutex<Set<Int64>>([])
     /// Each feed's state as last logged: a line only when it changes.
     private let logged = Mutex<[Int64: String]>([:])
+    /// Each failing episode's reason as last logged (a download is retried at every fetch: one line).
+    private let loggedEpisodes = Mutex<[Int64: String]>([:])
     private let wakeups: AsyncStream<Void>
     private let wake: AsyncStream<Void>.Continuation
 
@@ -282,12 +284,18 @@ final class PodcastService: Service, PodcastControl, Sendable {
                 url, to: music + "/Podcasts/" + folder, name: name,
                 expectedBytes: e.enclosureLength.flatMap { $0 > 0 ? $0 : nil }, cap: cap, progress: progress)
             _ = await db { try $0.setDownloaded(episode: id, path: relative, bytes: outcome.bytes) }
+            loggedEpisodes.withLock { _ = $0.removeValue(forKey: id) }
             if !outcome.alreadyPresent { logger.info("podcasts: downloaded \(relative) (\(outcome.bytes) bytes)") }
             return true
         } catch {
             if case .fetch(.cancelled, _) = error { return false }
-            _ = await db { try $0.setFailed(episode: id, "\(error)") }
-            logger.warning("podcasts: cannot download \(e.title) (\(url)): \(error)")
+            let reason = "\(error)"
+            _ = await db { try $0.setFailed(episode: id, reason) }
+            let repeated = loggedEpisodes.withLock { l in
+                defer { l[id] = reason }
+                return l[id] == reason
+            }
+            if !repeated { logger.warning("podcasts: cannot download \(e.title) (\(url)): \(reason)") }
             return false
         }
     }
