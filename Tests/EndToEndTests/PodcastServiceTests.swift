@@ -71,15 +71,18 @@ import Testing
         let socket: String
         let child: ChildProcess
 
-        init(_ dir: String) throws {
+        init(_ dir: String, config: String? = nil) throws {
             self.dir = dir
             music = dir + "/music"
             socket = dir + "/socket"
             try FileManager.default.createDirectory(atPath: music, withIntermediateDirectories: true)
-            child = try ChildProcess(
-                TerminalDemoTests.binary,
-                ["run", "--display", "none", "--input", "none", "--output", "null", "--music", music, "--db",
-                 dir + "/lib.sqlite", "--socket", socket])
+            var arguments = ["run", "--display", "none", "--input", "none", "--output", "null", "--music", music, "--db",
+                             dir + "/lib.sqlite", "--socket", socket]
+            if let config {
+                try config.write(toFile: dir + "/clickwheel.yaml", atomically: true, encoding: .utf8)
+                arguments += ["--config", dir + "/clickwheel.yaml"]
+            }
+            child = try ChildProcess(TerminalDemoTests.binary, arguments)
             #expect(FullServiceTests.poll(seconds: 30) { FileManager.default.fileExists(atPath: socket) })
         }
 
@@ -107,6 +110,7 @@ import Testing
             return feeds
         }
 
+        @discardableResult
         func mpc(_ args: String...) throws -> String { try ChildProcess.run("/usr/bin/mpc", ["-h", socket] + args).stdout }
     }
 
@@ -152,6 +156,14 @@ import Testing
         #expect(FullServiceTests.poll(seconds: 20) { host.requests().count > before }, "\(host.requests())")
         #expect(Array(host.requests().dropFirst(before)) == ["GET /feed.xml 304"], "\(host.requests())")
 
+        // On the device: Podcasts → Refresh (the first row) fetches again.
+        let walk = ["wheel -10", "wheel 1", "press select", "screen"].map { s.command($0) }
+        #expect(walk[3].contains { $0.hasPrefix("row: ") && $0.contains("Refresh") }, "\(walk[3])")
+        let beforeRefresh = host.requests().count
+        #expect(s.command("press select") == [])
+        #expect(FullServiceTests.poll(seconds: 20) { host.requests().count > beforeRefresh }, "\(host.requests())")
+        #expect(Array(host.requests().dropFirst(beforeRefresh)) == ["GET /feed.xml 304"], "\(host.requests())")
+
         // An HTML page where a feed should be: an error line; the other feed keeps everything.
         let bad = s.command("podcastadd \(host.url)/page.xml")
         #expect(bad == ["id: 2"], "\(bad)")
@@ -182,5 +194,39 @@ import Testing
         #expect(s.feeds().map { $0["feed"] } == ["\(host.url)/feed.xml"])
         let exported = try ChildProcess.run(TerminalDemoTests.binary, ["podcasts", "export", "--db", db, "-"])
         #expect(exported.status == 0 && exported.stdout.contains("xmlUrl=\"\(host.url)/feed.xml\""), "\(exported)")
+    }
+
+    @Test(.enabled(if: toolsInstalled, "lame, sox or mpc is not installed (contrib/ci/install-deps.sh)"))
+    func configuredFeedAndPlayedEpisodesDeleted() throws {
+        let root = "/tmp/cw-podwire-\(UUID().uuidString.prefix(8))"
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let host = try Host(root + "/host")
+        // The episodes are from June 2026: older than a day.
+        let s = try Service(root + "/service", config: """
+            podcasts:
+              feeds: [\(host.url)/feed.xml]
+              keep: 2
+              delete_played_after_days: 1
+            """)
+        let folder = s.music + "/Podcasts/Test Show"
+        func files() -> [String] { ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).sorted() }
+        #expect(FullServiceTests.poll(seconds: 60) {
+            (try? s.mpc("ls", "Podcasts/Test Show"))?.split(separator: "\n").count == 2
+        }, "the configured feed's two newest: \(files())")
+        #expect(s.feeds().first?["feed"] == "\(host.url)/feed.xml")
+
+        // Episode 4 played to its end (a tenth of a second on the null output): counted, so deleted at
+        // the next fetch; Episode 3, unplayed, stays; neither is downloaded again.
+        let listed = try s.mpc("-f", "%file%", "ls", "Podcasts/Test Show").split(separator: "\n").map(String.init)
+        let newest = try #require(listed.last { $0.contains("Episode 4") })
+        try s.mpc("add", newest)
+        try s.mpc("play")
+        #expect(FullServiceTests.poll(seconds: 20) {
+            (try? s.mpc("sticker", newest, "get", "playCount"))?.contains("playCount=1") == true
+        }, "played")
+        #expect(s.command("podcastupdate") == [])
+        #expect(FullServiceTests.poll(seconds: 20) { files().count == 1 }, "\(files())")
+        #expect(files().first?.contains("Episode 3") == true, "\(files())")
+        #expect(host.requests().filter { $0.hasPrefix("GET /ep4.mp3") }.count == 1, "not downloaded again: \(host.requests())")
     }
 }
