@@ -315,11 +315,14 @@ final class PodcastService: Service, PodcastControl, Sendable {
             })
     }
 
-    /// Runs `body` on the store on a named thread; a failure is logged and nil.
+    /// Runs `body` on the store on a named thread; a failure is logged and nil (a subscription deleted
+    /// while it was being fetched is not a failure: nil without a line).
     private func db<T: Sendable>(_ body: @escaping @Sendable (SubscriptionStore) throws -> T) async -> T? {
         await NamedThread.run("podcast-db") { [store, logger] () -> T? in
             do {
                 return try body(store)
+            } catch SubscriptionStore.Failure.noSuchSubscription {
+                return nil
             } catch {
                 logger.error("podcasts: database: \(error)")
                 return nil
