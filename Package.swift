@@ -186,7 +186,7 @@ let package = Package(
             name: "ClickWheelService",
             dependencies: [
                 "ClickWheelConfig", "ClickWheelCore", "ControlServer", "Devices", "Library", "MPDProtocol", "NamedThreads",
-                "Playback", "Snapcast", "WebRemote",
+                "Playback", "Podcasts", "Snapcast", "WebRemote",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -200,7 +200,7 @@ let package = Package(
         .executableTarget(
             name: "clickwheel",
             dependencies: [
-                "ClickWheelConfig", "ClickWheelCore", "ClickWheelService", "Devices", "Library", "NamedThreads",
+                "ClickWheelConfig", "ClickWheelCore", "ClickWheelService", "Devices", "Library", "NamedThreads", "Podcasts",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -267,7 +267,7 @@ let package = Package(
             swiftSettings: strict),
         .testTarget(name: "ClickWheelConfigTests", dependencies: ["ClickWheelConfig", "ClickWheelCore", "ClickWheelTestKit"], swiftSettings: strict),
         // End to end: the real binary in tmux (needs only the built executable).
-        .testTarget(name: "EndToEndTests", dependencies: ["ClickWheelTestKit"], exclude: ["Transcripts"], swiftSettings: strict),
+        .testTarget(name: "EndToEndTests", dependencies: ["ClickWheelTestKit"], exclude: ["Transcripts", "Podcasts"], swiftSettings: strict),
         .testTarget(
             name: "DevicesTests",
             dependencies: ["Devices", "Evdev", "ClickWheelCore", "ClickWheelTestKit", "NamedThreads"],

@@ -1,4 +1,5 @@
 import ClickWheelCore
+import Foundation
 
 /// The configuration keys, declared once: the YAML key, the environment variable, and how a text
 /// value is checked and stored. The file, the environment and the flags all go through these.
@@ -9,7 +10,8 @@ struct ConfigKey: Sendable {
     /// True for keys that take a list (`input`).
     var isList = false
 
-    var environmentVariable: String { "CLICKWHEEL_" + name.uppercased() }
+    /// `CLICKWHEEL_` and the name in capitals, a section's dot as `_` (`CLICKWHEEL_PODCASTS_KEEP`).
+    var environmentVariable: String { "CLICKWHEEL_" + name.uppercased().replacingOccurrences(of: ".", with: "_") }
 
     static let all: [ConfigKey] = [
         ConfigKey(name: "music") { c, v in nonEmpty(v) { c.music = $0 } },
@@ -138,6 +140,35 @@ struct ConfigKey: Sendable {
             c.clockSyncedFile = v
             return nil
         },
+        // The `podcasts:` section (a mapping in the file; `podcasts.keep` here).
+        ConfigKey(name: "podcasts.feeds", apply: { c, v in
+            let items = v.split(separator: ",").map { String($0).trimmed }.filter { !$0.isEmpty }
+            for item in items where !isFeedURL(item) { return "'\(item)' is not an http or https address" }
+            c.podcasts.feeds = items
+            return nil
+        }, isList: true),
+        ConfigKey(name: "podcasts.refresh") { c, v in
+            guard let seconds = duration(v), seconds >= 60, seconds <= 7 * 86400 else {
+                return "must be a time from 1m to 7d, e.g. 1h, 30m or 90s"
+            }
+            c.podcasts.refreshSeconds = seconds
+            return nil
+        },
+        ConfigKey(name: "podcasts.keep") { c, v in
+            guard let n = Int(v), (1...100).contains(n) else { return "must be 1–100 (episodes per show)" }
+            c.podcasts.keep = n
+            return nil
+        },
+        ConfigKey(name: "podcasts.max_episode_mb") { c, v in
+            guard let n = Int(v), (1...100_000).contains(n) else { return "must be 1–100000 (MB)" }
+            c.podcasts.maxEpisodeMB = n
+            return nil
+        },
+        ConfigKey(name: "podcasts.delete_played_after_days") { c, v in
+            guard let n = Int(v), (0...3650).contains(n) else { return "must be 0 (off) to 3650 days" }
+            c.podcasts.deletePlayedAfterDays = n
+            return nil
+        },
         ConfigKey(name: "log_level") { c, v in
             let levels = ["trace", "debug", "info", "notice", "warning", "error", "critical"]
             guard levels.contains(v) else { return "must be one of \(levels.joined(separator: ", "))" }
@@ -155,6 +186,22 @@ struct ConfigKey: Sendable {
         else { return "must be HOST:PORT, e.g. \(example)" }
         set(v)
         return nil
+    }
+
+    /// `90s`, `30m`, `1h`, `2d` or plain seconds, in seconds.
+    static func duration(_ v: String) -> Int? {
+        let units: [Character: Int] = ["s": 1, "m": 60, "h": 3600, "d": 86400]
+        if let n = Int(v) { return n }
+        guard let unit = v.last.flatMap({ units[$0] }), let n = Int(v.dropLast()), n >= 0 else { return nil }
+        return n.multipliedReportingOverflow(by: unit).overflow ? nil : n * unit
+    }
+
+    /// An absolute http or https address with a host (the library's subscriptions take only these).
+    private static func isFeedURL(_ v: String) -> Bool {
+        guard let scheme = v.range(of: "://").map({ v[..<$0.lowerBound].lowercased() }), scheme == "http" || scheme == "https"
+        else { return false }
+        let rest = v[v.range(of: "://")!.upperBound...]
+        return !(rest.split(separator: "/", omittingEmptySubsequences: false).first ?? "").isEmpty
     }
 
     private static func nonEmpty(_ v: String, _ set: (String) -> Void) -> String? {

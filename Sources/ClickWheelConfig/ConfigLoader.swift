@@ -91,9 +91,26 @@ public struct ConfigLoader: Sendable {
         }
         var errors: [ConfigError] = []
         var seen = Set<String>()
+        // A section (`podcasts:`) is a mapping whose keys are known as `section.key`.
+        var entries: [(keyNode: Node, name: String?, value: Node)] = []
         for (keyNode, valueNode) in mapping {
-            guard let name = keyNode.string, let key = ConfigKey.byName[name] else {
-                let name = keyNode.string ?? "\(keyNode)"
+            if let section = keyNode.string, Self.sections.contains(section) {
+                guard case .mapping(let inner) = valueNode else {
+                    errors.append(ConfigError(at(valueNode), "'\(section)' must be a mapping of keys to values"))
+                    continue
+                }
+                if !seen.insert(section).inserted {
+                    errors.append(ConfigError(at(keyNode), "'\(section)' is given twice"))
+                    continue
+                }
+                for (k, v) in inner { entries.append((k, k.string.map { section + "." + $0 }, v)) }
+            } else {
+                entries.append((keyNode, keyNode.string, valueNode))
+            }
+        }
+        for (keyNode, keyName, valueNode) in entries {
+            guard let name = keyName, let key = ConfigKey.byName[name] else {
+                let name = keyName ?? "\(keyNode)"
                 let hint = Self.closest(to: name).map { " (did you mean '\($0)'?)" } ?? ""
                 errors.append(ConfigError(at(keyNode), "unknown key '\(name)'\(hint)"))
                 continue
@@ -126,6 +143,9 @@ public struct ConfigLoader: Sendable {
         }
         return errors
     }
+
+    /// Keys whose value is a mapping of their own keys (`podcasts:` with `feeds:`, `keep:`…).
+    static let sections: Set<String> = ["podcasts"]
 
     /// The known key nearest to a misspelt one (at most two edits away).
     static func closest(to name: String) -> String? {

@@ -68,6 +68,27 @@ public struct ServiceConfig: Equatable, Sendable {
     /// `/run/systemd/timesync/synchronized`); nil: ask the kernel (adjtimex). The scrobble log writes and
     /// the alarms ring only with a synchronised clock.
     public var clockSyncedFile: String?
+    /// Podcast subscriptions fetched and downloaded by the service (`podcasts:` in the file).
+    public var podcasts = Podcasts()
+
+    /// The `podcasts:` section: feeds subscribed from the configuration, how often every feed is fetched,
+    /// how many of each show's newest episodes are kept downloaded, the size cap of one episode, and when
+    /// played episodes go.
+    public struct Podcasts: Equatable, Sendable {
+        /// Feed addresses subscribed at start (beside those added over the socket or the web remote).
+        public var feeds: [String] = []
+        /// Seconds between two fetches of one feed (a random part of up to a tenth is added).
+        public var refreshSeconds = 3600
+        /// The newest episodes of each show kept downloaded (a subscription may set its own).
+        public var keep = 3
+        /// The largest episode downloaded, in MB (10^6 bytes).
+        public var maxEpisodeMB = 1024
+        /// Played episodes the service downloaded are deleted this many days after they were published;
+        /// 0: never (the default).
+        public var deletePlayedAfterDays = 0
+
+        public init() {}
+    }
 
     public init(music: String, db: String, socket: String) {
         self.music = music

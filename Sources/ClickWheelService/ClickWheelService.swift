@@ -110,12 +110,11 @@ public final class ClickWheelService: Sendable {
         }
         let display: (any TextDisplay)? = web.map { WebTeeDisplay(primary: device, remote: $0) } ?? device
         let library = LibraryStore(pool)
-        let engine = Engine(
-            library: library,
-            configuration: EngineConfiguration(
-                geometry: display?.geometry ?? c.lcd, charset: display?.charset ?? .utf8, holdMS: Int64(c.holdMS),
-                degreesPerStep: c.degreesPerStep, version: options.version, shuffleSeed: UInt64.random(in: 1...UInt64.max)),
-            settings: stores.settings?.load() ?? Settings())
+        var configuration = EngineConfiguration(
+            geometry: display?.geometry ?? c.lcd, charset: display?.charset ?? .utf8, holdMS: Int64(c.holdMS),
+            degreesPerStep: c.degreesPerStep, version: options.version, shuffleSeed: UInt64.random(in: 1...UInt64.max))
+        configuration.podcastRefresh = true  // the podcast service always runs (`PodcastService`)
+        let engine = Engine(library: library, configuration: configuration, settings: stores.settings?.load() ?? Settings())
         let player = AudioPlayer(output: .several(ConfiguredOutputs.descriptors(c, logger: logger)), logger: logger)
         let outputs = ConfiguredOutputs(c, player: player)
         let shell = PlaybackShell(player: player, library: library, musicFolder: c.music, logger: logger)
@@ -128,11 +127,17 @@ public final class ClickWheelService: Sendable {
         let evdev = DeviceSetup.evdev(c, logger: logger)
         let changes = IdleListeners()
         let syncedFile = c.clockSyncedFile
+        // Podcast subscriptions: fetched and downloaded on the same event loop group, rescanned as the
+        // watcher's changes are, told to `idle podcast` clients.
+        let podcasts = PodcastService(
+            store: SubscriptionStore(pool), settings: c.podcasts, music: c.music, group: network, logger: logger,
+            rescan: { scanner.start() }, changed: { changes(.podcast) })
         var wiring = EngineWiring(
             rescan: { scanner.start() }, changes: changes,
             powerCommands: [.shutDown: c.shutdownCommand, .restart: c.restartCommand],
             clockSynced: { SystemClock.isSynchronised(syncedFile: syncedFile) })
         if snapcastControl != nil { wiring.speakerCommands = { outputs.perform($0) } }
+        wiring.refreshPodcasts = { try? podcasts.update(nil) }
         wiring.wheelCalibration = WheelCalibrationLink(evdev: evdev, config: c, configFile: options.configFile, logger: logger)
         let loop = EngineLoop(engine: engine, display: display, stores: stores, playback: shell, wiring: wiring, logger: logger)
         lateLoop.set(loop)
@@ -146,7 +151,9 @@ public final class ClickWheelService: Sendable {
         }
         let server: ControlServer
         do {
-            server = try Self.control(c, pool: pool, loop: loop, outputs: outputs, eventLoop: eventLoop, logger: logger) {
+            server = try Self.control(
+                c, pool: pool, loop: loop, outputs: outputs, podcasts: podcasts, eventLoop: eventLoop, logger: logger
+            ) {
                 display?.close()
             }
         } catch {
@@ -190,6 +197,7 @@ public final class ClickWheelService: Sendable {
                 logger: logger
             ) { watching in logger.info("running: music \(c.music) (\(watching)), \(where_)") },
             ControlService(server: server),
+            podcasts,
             SnapcastControlService(control: snapcastControl),
             WebService(remote: web, nowPlaying: nowPlaying),
             InputService(
@@ -213,12 +221,12 @@ public final class ClickWheelService: Sendable {
     /// The control socket (and the TCP address, when configured), listening; on failure `closeDisplay`
     /// runs and the failure says which address.
     private static func control(
-        _ c: ServiceConfig, pool: DatabasePool, loop: EngineLoop, outputs: ConfiguredOutputs, eventLoop: any EventLoop,
-        logger: Logger, closeDisplay: () -> Void
+        _ c: ServiceConfig, pool: DatabasePool, loop: EngineLoop, outputs: ConfiguredOutputs,
+        podcasts: any PodcastControl, eventLoop: any EventLoop, logger: Logger, closeDisplay: () -> Void
     ) throws(StartupFailure) -> ControlServer {
         let commands = ControlCommands(
             catalog: Catalog(pool), playlists: StoredPlaylists(pool), player: loop, musicFolder: c.music, password: c.password,
-            outputs: outputs)
+            outputs: outputs, podcasts: podcasts)
         let server = ControlServer(backend: commands, eventLoop: eventLoop, logger: logger)
         var listening = c.socket
         do {

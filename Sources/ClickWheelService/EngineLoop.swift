@@ -47,6 +47,7 @@ public final class EngineLoop: @unchecked Sendable {
     private var publicationCount: UInt64 = 0
     /// What the loop calls out to (`EngineWiring`), fixed when it is made.
     let rescan: @Sendable () -> Void
+    let refreshPodcasts: @Sendable () -> Void
     let listener: IdleListeners
     let speakerCommands: (@Sendable (SpeakerCommand) -> Void)?
     let wheelCalibration: WheelCalibrationLink?
@@ -61,6 +62,7 @@ public final class EngineLoop: @unchecked Sendable {
         wiring: EngineWiring = EngineWiring(), logger: Logger
     ) {
         rescan = wiring.rescan
+        refreshPodcasts = wiring.refreshPodcasts
         listener = wiring.changes
         speakerCommands = wiring.speakerCommands
         wheelCalibration = wiring.wheelCalibration
@@ -223,6 +225,8 @@ public final class EngineLoop: @unchecked Sendable {
                 try? display?.setBacklight(on)
             case .rescanLibrary:
                 rescan()
+            case .refreshPodcasts:
+                refreshPodcasts()
             case .notify(let subsystem):
                 listener(MPDIdleSubsystems(subsystem))
             case .click(let level):

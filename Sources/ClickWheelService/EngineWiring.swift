@@ -10,6 +10,8 @@ import Synchronization
 public struct EngineWiring: Sendable {
     /// Starts a library scan (`Effect.rescanLibrary`, MPD's `update`).
     public var rescan: @Sendable () -> Void
+    /// Fetches every podcast subscription now (`Effect.refreshPodcasts`, Podcasts → Refresh).
+    public var refreshPodcasts: @Sendable () -> Void = {}
     /// Who hears about changes (the control server's idle clients, the web remote's Now Playing).
     public var changes: IdleListeners
     /// Settings → Shut Down / Restart run these (`/bin/sh -c`); a configuration reload changes them.

@@ -2,7 +2,7 @@
 ///
 /// Several pending events are reported in this order, never in the order they happened:
 /// database, stored_playlist, playlist, player, mixer, output, options, partition, sticker,
-/// update, subscription, message, neighbor, mount — then ClickWheel's own `screen`.
+/// update, subscription, message, neighbor, mount — then ClickWheel's own `screen` and `podcast`.
 public struct MPDIdleSubsystems: OptionSet, Sendable, Hashable {
     public let rawValue: UInt32
 
@@ -26,16 +26,19 @@ public struct MPDIdleSubsystems: OptionSet, Sendable, Hashable {
     public static let mount = Self(rawValue: 1 << 13)
     /// ClickWheel extension: a new LCD frame was rendered.
     public static let screen = Self(rawValue: 1 << 14)
+    /// ClickWheel extension: a podcast subscription or its episodes changed (added, fetched, downloaded,
+    /// deleted, failed).
+    public static let podcast = Self(rawValue: 1 << 15)
 
-    /// MPD's subsystems: what a bare `idle` waits for. `screen` fires several times a second while
+    /// MPD's subsystems: what a bare `idle` waits for. Neither extension is in it: `screen` fires several times a second while
     /// something moves on the display, so only a client that names it (`idle screen`) hears it; MPD
-    /// clients never see a name they do not know.
+    /// clients never see a name they do not know (so `podcast` too is heard only when named).
     public static let all = Self(rawValue: (1 << 14) - 1)
 
     /// Wire names in reporting order; index `i` is bit `i`.
     public static let names = [
         "database", "stored_playlist", "playlist", "player", "mixer", "output", "options", "partition",
-        "sticker", "update", "subscription", "message", "neighbor", "mount", "screen",
+        "sticker", "update", "subscription", "message", "neighbor", "mount", "screen", "podcast",
     ]
 
     /// The names of the members, in reporting order.

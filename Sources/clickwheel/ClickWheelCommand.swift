@@ -10,7 +10,7 @@ struct ClickWheelCommand: AsyncParsableCommand {
         commandName: "clickwheel",
         abstract: "An iPod classic for a Raspberry Pi: music library, click wheel, character LCD, MPD socket.",
         version: ClickWheelVersion.current,
-        subcommands: [IndexCommand.self, RunCommand.self, CtlCommand.self, DebugCommand.self, CalibrateCommand.self]
+        subcommands: [IndexCommand.self, RunCommand.self, CtlCommand.self, DebugCommand.self, CalibrateCommand.self, PodcastsCommand.self]
     )
 }
 

@@ -201,6 +201,8 @@ import Testing
         try t.keys("j")
         try t.wait(for: ">Podcasts")
         try t.keys("Enter")
+        try t.wait(for: ">Refresh")  // the podcast service's row above the shows
+        try t.keys("j")
         try t.wait(for: ">The Tone Hour")
         try t.keys("Enter")
         try t.wait(for: ">Ep. 3: Octaves")  // newest episode first

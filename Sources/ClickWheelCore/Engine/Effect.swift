@@ -12,6 +12,8 @@ public enum Effect: Hashable, Sendable {
     case rate(TrackID, rating: Int)
     /// Start a library rescan.
     case rescanLibrary
+    /// Fetch every podcast subscription now (Podcasts → Refresh).
+    case refreshPodcasts
     /// Switch the display's backlight.
     case backlight(on: Bool)
     /// The queue or the play state changed (MPD's idle `playlist` / `player` / `mixer` / `options`).

@@ -15,7 +15,7 @@ extension Engine {
             let books = id == .music && libraryHasAudiobooks()
             return MenuCatalog.items(
                 of: id, settings: settings, hasCurrent: player.hasCurrent, hasCompilations: compilations,
-                hasAudiobooks: books, hasSpeakers: speakers != nil)
+                hasAudiobooks: books, hasSpeakers: speakers != nil, hasPodcastRefresh: configuration.podcastRefresh)
         case .context(let target):
             return MenuCatalog.contextItems(for: target) + chaptersRow(for: target)
         case .rating(let target):

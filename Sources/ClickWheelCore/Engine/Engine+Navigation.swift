@@ -46,6 +46,8 @@ extension Engine {
             return apply(settings: key.applying(choice: key.choiceIndex(in: settings) + 1, to: settings), persist: true)
         case .rescanLibrary:
             return [.rescanLibrary]
+        case .refreshPodcasts:
+            return [.refreshPodcasts]
         case .resetSettings:
             var fresh = Settings()
             fresh.volume = min(settings.volume, fresh.volumeLimit)

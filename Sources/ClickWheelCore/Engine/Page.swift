@@ -37,6 +37,8 @@ public struct EngineConfiguration: Sendable {
     public var version: String
     /// Seeds the shuffles (fixed in tests, random in the executable).
     public var shuffleSeed: UInt64
+    /// Podcasts starts with a Refresh row (`Effect.refreshPodcasts`): the service fetches subscriptions.
+    public var podcastRefresh = false
 
     public init(
         geometry: DisplayGeometry, charset: TextCharset = .utf8, keymap: Keymap = .ipod, holdMS: Int64 = 600,

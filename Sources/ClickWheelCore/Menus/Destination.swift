@@ -143,6 +143,8 @@ public enum MenuAction: Hashable, Sendable {
     /// Cycle a setting's value in place (the value shows at the right).
     case setting(SettingKey)
     case rescanLibrary
+    /// Podcasts → Refresh: fetch every subscription now.
+    case refreshPodcasts
     case resetSettings
     /// A row that only shows something (About's counts).
     case none

@@ -28,16 +28,20 @@ public enum MenuCatalog {
 
     /// The rows of a fixed menu. `hasCurrent` adds Now Playing to the main menu; `hasCompilations`
     /// and `hasAudiobooks` (the library has a compilation, a book) let Music show Compilations and
-    /// Audiobooks, as on the iPod.
+    /// Audiobooks, as on the iPod; `hasPodcastRefresh` puts Refresh above Podcasts' shows.
     public static func items(
         of menu: MenuID, settings: Settings, hasCurrent: Bool, hasCompilations: Bool = false,
-        hasAudiobooks: Bool = false, hasSpeakers: Bool = false
+        hasAudiobooks: Bool = false, hasSpeakers: Bool = false, hasPodcastRefresh: Bool = false
     ) -> [MenuItem] {
         switch menu {
         case .main:
             var items: [MenuItem] = []
             if settings.showMusic { items.append(MenuItem("Music", .open(.menu(.music)))) }
-            if settings.showPodcasts { items.append(MenuItem("Podcasts", .open(list("Podcasts", .podcastShows)))) }
+            if settings.showPodcasts {
+                // With subscriptions fetched by the service, a Refresh row above the shows fetches them now.
+                let refresh = hasPodcastRefresh ? [MenuItem("Refresh", .refreshPodcasts)] : []
+                items.append(MenuItem("Podcasts", .open(list("Podcasts", .podcastShows, header: refresh))))
+            }
             if settings.showShuffleSongs { items.append(MenuItem("Shuffle Songs", .shuffleSongs)) }
             items.append(MenuItem("Settings", .open(.menu(.settings))))
             // After Settings, so the rows above keep their places (scripts over the control socket count

@@ -22,6 +22,8 @@ public final class ControlCommands: Sendable {
     let librarySongs = LibrarySongs()
     /// The audio outputs MPD clients list and switch; one fixed output unless the service sets its list.
     let outputSwitch: any OutputSwitch
+    /// The podcast subscriptions the `podcast…` commands manage; nil: none (those commands fail).
+    let podcasts: (any PodcastControl)?
     /// Where `warmLibrary` reads, one read at a time (a thread of GCD's pool, off the event loop and
     /// Swift's cooperative pool).
     private let warming = DispatchQueue(label: "clickwheel.mpd.warm", qos: .utility)
@@ -38,9 +40,10 @@ public final class ControlCommands: Sendable {
     /// `default_permissions "read"`).
     public init(
         catalog: Catalog, playlists: StoredPlaylists, player: any PlayerStateSource, musicFolder: String,
-        password: String? = nil, outputs: any OutputSwitch = FixedOutput()
+        password: String? = nil, outputs: any OutputSwitch = FixedOutput(), podcasts: (any PodcastControl)? = nil
     ) {
         outputSwitch = outputs
+        self.podcasts = podcasts
         self.password = password
         self.musicFolder = musicFolder
         self.catalog = catalog
@@ -73,6 +76,7 @@ public final class ControlCommands: Sendable {
             snapshot: snapshot, onEventLoop: onEventLoop, pinnedSong: pinnedSong, pinnedFolders: pinnedFolders,
             pinnedStickers: pinnedStickers)
         context.outputSwitch = outputSwitch
+        context.podcasts = podcasts
         return context
     }
 

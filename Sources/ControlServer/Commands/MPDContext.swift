@@ -29,6 +29,8 @@ public struct MPDContext: MPDCommandContext {
     let pinnedStickers: [(path: String, value: String)]?
     /// The audio outputs (`outputs`, `enableoutput`…).
     var outputSwitch: any OutputSwitch = FixedOutput()
+    /// The podcast subscriptions (`podcastadd`…); nil: no podcast service.
+    var podcasts: (any PodcastControl)?
 
     /// What `lsinfo` of the music folder reads, all of it kept in memory (`executeWithoutBlocking`).
     struct PinnedFolders {

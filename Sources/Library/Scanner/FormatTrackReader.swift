@@ -11,7 +11,8 @@ import Mpg123
 enum FormatTrackReader {
     /// `id3` reads the ID3v2 tag a WAV or AIFF file holds in a chunk (the MP3 reader's libmpg123).
     static func read(
-        _ file: FileReader, relativePath: String, id3: (Range<Int>) -> ID3v2Tag? = { _ in nil }
+        _ file: FileReader, relativePath: String, feed: Podcasts.FeedEpisode? = nil,
+        id3: (Range<Int>) -> ID3v2Tag? = { _ in nil }
     ) -> TrackReader.Outcome {
         let info: AudioFileInfo
         do {
@@ -42,7 +43,7 @@ enum FormatTrackReader {
             TagMapping.apply(tag, layout: nil, to: &m)
             if format != "none" { m.tagFormat = format + "+" + m.tagFormat }
         }
-        Podcasts.classify(relativePath: relativePath, &m)
+        Podcasts.classify(relativePath: relativePath, &m, feed: feed)
         Audiobooks.classify(relativePath: relativePath, &m)
         PathHints.apply(relativePath: relativePath, to: &m)
         m.chapters = FormatTagMapping.chapters(info, durationMS: m.durationMS)

@@ -63,11 +63,13 @@ public final class LibraryScanner {
             try database.write { try Self.markUnfinished($0) }
         }
         let readers = toRead.isEmpty ? [] : try (0..<threads).map { _ in try TrackReader() }
+        // Episodes the podcast subscriptions downloaded: what their files' tags lack comes from the feed.
+        let feeds = toRead.isEmpty ? [:] : try database.read { try SubscriptionStore.feedEpisodesByPath($0) }
         var done = 0
         progress(ScanProgress(phase: .reading, done: 0, total: toRead.count))
         for start in stride(from: 0, to: toRead.count, by: Self.batchSize) {
             let batch = Array(toRead[start..<min(toRead.count, start + Self.batchSize)])
-            let outcomes = read(batch, readers: readers)
+            let outcomes = read(batch, readers: readers, feeds: feeds)
             try database.write { db in
                 for (entry, outcome) in zip(batch, outcomes) {
                     try self.store(entry, outcome, known: known, missing: &missing, writer: &writer, now: now,
@@ -114,7 +116,9 @@ public final class LibraryScanner {
     /// disk's, near enough), and each, before reading its file, asks the kernel for the first and last
     /// page of a file a few places ahead (`ReadAhead`), so the disk fetches those while this one is
     /// parsed. The results, and so the rows' order and ids, stay in batch order.
-    private func read(_ batch: [DirectoryWalker.Entry], readers: [TrackReader]) -> [TrackReader.Outcome] {
+    private func read(
+        _ batch: [DirectoryWalker.Entry], readers: [TrackReader], feeds: [String: Podcasts.FeedEpisode]
+    ) -> [TrackReader.Outcome] {
         let next = Atomic<Int>(0)
         let slots = UnsafeMutableBufferPointer<TrackReader.Outcome?>.allocate(capacity: batch.count)
         slots.initialize(repeating: nil)
@@ -136,8 +140,9 @@ public final class LibraryScanner {
                     ReadAhead.ends(of: rootBytes + [0x2F] + ahead.relative + [0], size: ahead.size)
                 }
                 let i = order[k]
-                shared.value.slots[i] = reader.read(path: rootBytes + [0x2F] + batch[i].relative + [0],
-                                                    relativePath: TrackPath(raw: batch[i].relative).display)
+                let relative = TrackPath(raw: batch[i].relative).display
+                shared.value.slots[i] = reader.read(
+                    path: rootBytes + [0x2F] + batch[i].relative + [0], relativePath: relative, feed: feeds[relative])
             }
         }
         return slots.map { $0! }

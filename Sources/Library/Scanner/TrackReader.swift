@@ -30,8 +30,9 @@ final class TrackReader {
         try handle.allowNativeRatesS16()
     }
 
-    /// Reads the file at `path` (absolute, raw bytes), known to the walker as `relativePath`.
-    func read(path: [UInt8], relativePath: String) -> Outcome {
+    /// Reads the file at `path` (absolute, raw bytes), known to the walker as `relativePath`. `feed`: what
+    /// the podcast subscription that downloaded the file says of it (what the file's own tags lack).
+    func read(path: [UInt8], relativePath: String, feed: Podcasts.FeedEpisode? = nil) -> Outcome {
         let fd = path.withUnsafeBufferPointer { p in
             p.withMemoryRebound(to: CChar.self) { Glibc.open($0.baseAddress!, O_RDONLY | O_CLOEXEC) }
         }
@@ -50,19 +51,19 @@ final class TrackReader {
         // Tags and headers are read in exact ranges: no read-ahead into the artwork they skip.
         FileAdvice.random(fd)
         do {
-            return try read(FileReader(fd: fd, size: size), relativePath: relativePath)
+            return try read(FileReader(fd: fd, size: size), relativePath: relativePath, feed: feed)
         } catch {
             guard case .io(let reason) = error else { return .skipped(ScanProblem("unreadable", "\(error)")) }
             return .skipped(ScanProblem("unreadable", reason))
         }
     }
 
-    private func read(_ file: FileReader, relativePath: String) throws(ScanError) -> Outcome {
+    private func read(_ file: FileReader, relativePath: String, feed: Podcasts.FeedEpisode?) throws(ScanError) -> Outcome {
         if file.prefix.starts(with: [0x00, 0x05, 0x16, 0x07]) {
             return .skipped(ScanProblem("appledouble", "a macOS AppleDouble resource file, not audio"))
         }
         if AudioFileReader.container(ofPrefix: file.prefix) != nil {
-            return FormatTrackReader.read(file, relativePath: relativePath) { range in id3Tag(of: file, in: range) }
+            return FormatTrackReader.read(file, relativePath: relativePath, feed: feed) { range in id3Tag(of: file, in: range) }
         }
         var m = TrackMetadata()
         let layout = try ID3v2Layout(file)
@@ -131,7 +132,7 @@ final class TrackReader {
         let (v1, v2) = handle.id3Tags()
         if let v2 { TagMapping.apply(v2, layout: layout, to: &m) }
         if let v1 { TagMapping.apply(v1, to: &m) }
-        Podcasts.classify(relativePath: relativePath, &m)
+        Podcasts.classify(relativePath: relativePath, &m, feed: feed)
         Audiobooks.classify(relativePath: relativePath, &m)
         PathHints.apply(relativePath: relativePath, to: &m)
         if let layout, !layout.chapters.isEmpty {

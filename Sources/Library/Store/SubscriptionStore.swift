@@ -308,6 +308,16 @@ public struct SubscriptionStore: Sendable {
         }
     }
 
+    /// A download of episode `id` into `path` (relative to the music folder) starts: the path is known
+    /// before the file arrives, so a scan that finds the file first already has the feed's details for it.
+    public func setDownloading(episode id: Int64, bytes: Int64, path: String) throws {
+        try db.write { db in
+            try db.execute(
+                sql: "UPDATE subscription_episodes SET state = 'downloading', bytes = ?, path = ?, error = NULL WHERE id = ?",
+                arguments: [bytes, path, id])
+        }
+    }
+
     /// Episode `id` is on disk at `path` (relative to the music folder), `bytes` long.
     public func setDownloaded(episode id: Int64, path: String, bytes: Int64) throws {
         try db.write { db in
@@ -322,6 +332,23 @@ public struct SubscriptionStore: Sendable {
         try db.write { db in
             try db.execute(
                 sql: "UPDATE subscription_episodes SET state = 'failed', error = ? WHERE id = ?", arguments: [error, id])
+        }
+    }
+
+    /// Subscription `id`'s episodes that the service downloaded, that were played (a play count, or the
+    /// played mark) and that were published before `before` (Unix seconds): those the
+    /// `delete_played_after_days` setting deletes.
+    public func playedDownloads(of id: Int64, publishedBefore before: Int64) throws -> [Episode] {
+        try db.read { db in
+            try Row.fetchAll(
+                db,
+                sql: Self.episodeSQL + """
+                     WHERE subscription_id = ? AND state = 'downloaded' AND published_at < ? AND path IN
+                        (SELECT t.path FROM tracks t JOIN play_state p ON p.track_id = t.id
+                         WHERE p.play_count > 0 OR p.played = 1)
+                    """,
+                arguments: [id, before]
+            ).map(Self.episode)
         }
     }
 
@@ -346,6 +373,33 @@ public struct SubscriptionStore: Sendable {
             else { return nil }
             return (e, s)
         }
+    }
+
+    /// What the subscriptions say of every episode file they downloaded or are downloading, by path
+    /// (relative to the music folder): the scanner's fallback for tags a file lacks.
+    static func feedEpisodesByPath(_ db: Database) throws -> [String: Podcasts.FeedEpisode] {
+        var byPath: [String: Podcasts.FeedEpisode] = [:]
+        let rows = try Row.fetchCursor(
+            db,
+            sql: """
+                SELECT e.path, e.title, s.title, s.author, e.published_at, e.description, s.url
+                FROM subscription_episodes e JOIN subscriptions s ON s.id = e.subscription_id
+                WHERE e.path IS NOT NULL
+                """)
+        while let r = try rows.next() {
+            let published: Int64? = r[4]
+            byPath[r[0]] = Podcasts.FeedEpisode(
+                title: r[1], show: r[2], author: r[3], date: published.map(Self.day), description: r[5], feedURL: r[6])
+        }
+        return byPath
+    }
+
+    /// Unix seconds as `YYYY-MM-DD` in UTC.
+    static func day(_ seconds: Int64) -> String {
+        var t = time_t(seconds)
+        var parts = tm()
+        gmtime_r(&t, &parts)
+        return String(format: "%04d-%02d-%02d", Int(parts.tm_year) + 1900, Int(parts.tm_mon) + 1, Int(parts.tm_mday))
     }
 
     // MARK: Rows
