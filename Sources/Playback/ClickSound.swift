@@ -7,9 +7,10 @@ import Foundation
 ///
 /// Silence follows it to 100 ms: PipeWire 0.3.65's pulse server (Debian 12, Raspberry Pi OS Bookworm)
 /// plays nothing of a sample shorter than the graph's quantum, and ClickWheel's own 200 ms stream sets
-/// that quantum to 2048 frames (42.7 ms at 48 kHz): the bare 25 ms click was silent while music played
-/// (PipeWire's issue 3365, fixed in later releases; measured with `pactl play-sample`: 25 ms unheard,
-/// 45 ms heard). 100 ms covers that quantum at 44.1 kHz too with the click inside the first one.
+/// that quantum to 2048 frames (42.7 ms at 48 kHz), so the bare click was silent while music played
+/// (PipeWire's issue 3365, fixed in later releases; the measurement is in contrib/bench/README.md,
+/// "Measurements behind constants in the code"). 100 ms covers that quantum at 44.1 kHz too with the
+/// click inside the first one.
 ///
 /// Thread rules: pure; any thread.
 enum ClickSound {

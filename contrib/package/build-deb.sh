@@ -106,7 +106,8 @@ swift_left="$(printf '%s\n' "$needed" | grep -E '^(libswift|libFoundation|lib_Fo
 # --- Man pages: swift-argument-parser's generate-manual (the tool its plugin runs). -------------
 # The plugin (`swift package plugin generate-manual`) first builds every product of the package in
 # release mode, dynamically linked; here the same tool runs on the binary being packaged instead.
-tool="$(find "$TOOLS_SCRATCH" -type f -perm -u+x -name 'generate-manual-tool' 2>/dev/null | head -n 1)"
+# A fresh clone has no $TOOLS_SCRATCH yet: find's failure there is "not built", not an error.
+tool="$( (find "$TOOLS_SCRATCH" -type f -perm -u+x -name 'generate-manual-tool' 2>/dev/null || true) | head -n 1)"
 if [ -z "$tool" ]; then
   log "building swift-argument-parser's generate-manual tool (swift package plugin generate-manual --help)"
   swift package --scratch-path "$TOOLS_SCRATCH" plugin generate-manual --help >/dev/null
