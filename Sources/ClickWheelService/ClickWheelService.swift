@@ -162,6 +162,11 @@ public final class ClickWheelService: Sendable {
         }
         changes.add { server.notify($0) }
         if let nowPlaying { changes.add { nowPlaying.changed($0) } }
+        if let web {
+            // The web remote's Podcasts panel: the same podcast service, its list read again on each change.
+            web.attachPodcasts(WebPodcastLink(control: podcasts))
+            changes.add { if $0.contains(.podcast) { web.podcastsChanged() } }
+        }
         outputs.notify.withLock { $0 = .init { server.notify($0) } }
         if let snapcastControl {
             outputs.control.withLock { $0 = snapcastControl }
