@@ -8,7 +8,7 @@ public struct WebPodcastFeed: Hashable, Sendable {
     public var episodes: Int
     /// Episodes downloaded and not yet played.
     public var new: Int
-    /// When its content last changed (Unix seconds); nil before the first good fetch.
+    /// Its last successful fetch (Unix seconds, a 304 included); nil before the first.
     public var updated: Int64?
     /// Why its last fetch failed; nil when it succeeded.
     public var error: String?
