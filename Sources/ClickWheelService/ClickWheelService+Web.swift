@@ -178,3 +178,22 @@ final class WebNowPlayingFeed: Sendable {
             trackID: id, hasArtwork: entry?.hasArt ?? false)
     }
 }
+
+/// The web remote's Podcasts panel, done by the same `PodcastControl` the socket's `podcast…` commands
+/// use (no podcast logic of its own). Thread rules: `PodcastControl`'s (any thread; the remote calls it
+/// on its podcast queue).
+struct WebPodcastLink: WebPodcastActions {
+    let control: any PodcastControl
+
+    func list() throws -> [WebPodcastFeed] {
+        try control.list().map { s in
+            WebPodcastFeed(
+                id: s.id, url: s.url, title: s.title.flatMap { $0.isEmpty ? nil : $0 }, episodes: s.episodes, new: s.new,
+                updated: s.updatedAt, error: s.error)
+        }
+    }
+
+    func add(_ url: String) throws { _ = try control.add(url.trimmingCharacters(in: .whitespacesAndNewlines)) }
+    func delete(_ id: Int64) throws { try control.delete(String(id)) }
+    func update(_ id: Int64?) throws { try control.update(id.map { String($0) }) }
+}

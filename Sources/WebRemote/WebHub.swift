@@ -1,14 +1,19 @@
 import ClickWheelCore
+import Dispatch
 import Logging
 import NIOCore
 import NIOWebSocket
+import Synchronization
 
 /// The browsers connected to the web remote and what they are shown: the last frame, the backlight and
 /// Now Playing, sent to every admitted browser when they change and to a new one when it is admitted.
 ///
+/// The Podcasts panel's list is read on `podcastQueue` (a database read) and kept here like the frame;
+/// what a page asks of the podcasts is done there too, and the list read again after it.
+///
 /// Thread rules: everything here runs on `loop`, the remote's one event loop (which each entry point
-/// asserts). `@unchecked Sendable`: its mutable fields are touched only there; other threads reach it
-/// through `loop.execute`.
+/// asserts), except `onLoop`, `attach` and `relistPodcasts` (any thread; Mutex-guarded). `@unchecked
+/// Sendable`: its other mutable fields are touched only on `loop`; other threads reach it through `onLoop`.
 final class WebHub: @unchecked Sendable {
     let loop: any EventLoop
     let options: WebRemoteOptions
@@ -26,6 +31,16 @@ final class WebHub: @unchecked Sendable {
     var charset: TextCharset
     /// The art token of each admitted browser (asked for on `/art/ID` when a password is needed).
     private var artTokens: Set<String> = []
+    /// The subscriptions as last read (nil until read, or without a podcast service: the page then shows
+    /// no Podcasts panel).
+    private var podcastList: [WebPodcastFeed]?
+    /// After the remote stopped nothing more is handed to `loop` (its owner shuts it down next).
+    let stopped = Mutex(false)
+    private let podcastActions = Mutex<(any WebPodcastActions)?>(nil)
+    /// The podcast calls may block on the database: never on the event loop.
+    private let podcastQueue = DispatchQueue(label: "clickwheel.web.podcasts")
+    /// A read of the list is queued: changes meanwhile are folded into it.
+    private let relistQueued = Mutex(false)
 
     init(loop: any EventLoop, options: WebRemoteOptions, logger: Logger, input: @escaping @Sendable (WebInput) -> Void) {
         self.loop = loop
@@ -63,6 +78,7 @@ final class WebHub: @unchecked Sendable {
         if let token { artTokens.insert(token) }
         s.send("{\"t\":\"hello\",\"token\":\(token.map(WebMessages.quote) ?? "null")}")
         if let frame { s.send(WebMessages.frame(frame, charset: charset, backlight: backlight, seq: seq)) }
+        if let podcastList { s.send(WebMessages.podcasts(podcastList)) }
         if var np = nowPlaying {
             if np.state == .play {
                 // As the page does: at most `elapsedSlackMS` past the service's last word.
@@ -113,6 +129,67 @@ final class WebHub: @unchecked Sendable {
                 continue
             }
             s.send(buffer!)
+        }
+    }
+
+    /// Runs `body` on `loop`, unless the remote is stopped (the lock is held while the task is handed
+    /// over, so `stop` cannot shut the loop in between). Any thread.
+    func onLoop(_ body: @escaping @Sendable (WebHub) -> Void) {
+        stopped.withLock { stopped in
+            if !stopped { loop.execute { body(self) } }
+        }
+    }
+
+    /// The service's podcasts, for the Podcasts panel (any thread; once).
+    func attach(_ podcasts: any WebPodcastActions) {
+        podcastActions.withLock { $0 = podcasts }
+        relistPodcasts()
+    }
+
+    /// Reads the subscriptions again and shows them to every browser when they changed (any thread).
+    func relistPodcasts() {
+        guard let actions = podcastActions.withLock({ $0 }) else { return }
+        guard !relistQueued.withLock({ q in defer { q = true }; return q }) else { return }
+        podcastQueue.async { [self] in
+            relistQueued.withLock { $0 = false }
+            do {
+                let feeds = try actions.list()
+                onLoop { $0.setPodcasts(feeds) }
+            } catch {
+                logger.error("web: cannot read the podcast subscriptions: \(error)")
+            }
+        }
+    }
+
+    private func setPodcasts(_ feeds: [WebPodcastFeed]) {
+        loop.preconditionInEventLoop()
+        guard feeds != podcastList else { return }
+        podcastList = feeds
+        broadcast(WebMessages.podcasts(feeds))
+    }
+
+    /// Does what page `s` asked of the podcasts, answers it (done, or why not) and shows every browser
+    /// the list as it is after.
+    func podcast(_ request: WebMessages.PodcastRequest, from s: WebSocketSession) {
+        loop.preconditionInEventLoop()
+        guard let actions = podcastActions.withLock({ $0 }) else {
+            return s.send(WebMessages.podcastDone(request, error: "no podcast service"))
+        }
+        let session = NIOLoopBound(s, eventLoop: loop)
+        podcastQueue.async { [self] in
+            let failure: String?
+            do {
+                switch request {
+                case .add(let url): try actions.add(url)
+                case .remove(let id): try actions.delete(id)
+                case .refresh(let id): try actions.update(id)
+                }
+                failure = nil
+            } catch {
+                failure = "\(error)"
+            }
+            onLoop { _ in session.value.send(WebMessages.podcastDone(request, error: failure)) }
+            relistPodcasts()
         }
     }
 

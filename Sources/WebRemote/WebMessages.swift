@@ -5,8 +5,10 @@ import Foundation
 /// type in `t`.
 ///
 /// Server → page: `auth` (give the password), `hello` (admitted: the art token), `frame` (the LCD),
-/// `np` (Now Playing), `denied`. Page → server: `auth`, `wheel` (`deg`: a raw angle delta), `button`
-/// (`b`: menu, select, play, next, prev; `p`: down or up).
+/// `np` (Now Playing), `denied`, `podcasts` (`feeds`: the subscriptions and their state), `podcast-done`
+/// (`op`, and `error` when it failed: the answer to this page's own podcast request). Page → server:
+/// `auth`, `wheel` (`deg`: a raw angle delta), `button` (`b`: menu, select, play, next, prev; `p`: down or
+/// up), `podcast` (`op`: add with `url`, remove with `id`, refresh with `id` or without for every feed).
 enum WebMessages {
     /// The frame as the page draws it: rows of text (glyph cells as their Unicode stand-ins, so the
     /// rows read as `screen` prints them), the glyph cells with their 5×8 bitmaps, the size, charset and
@@ -36,6 +38,20 @@ enum WebMessages {
             + ",\"volume\":\(np.volume),\"art\":\(art)}"
     }
 
+    /// The subscriptions, in the order they were added.
+    static func podcasts(_ feeds: [WebPodcastFeed]) -> String {
+        let items = feeds.map { f in
+            "{\"id\":\(f.id),\"url\":\(quote(f.url)),\"title\":\(f.title.map(quote) ?? "null"),\"episodes\":\(f.episodes)"
+                + ",\"new\":\(f.new),\"updated\":\(f.updated.map(String.init) ?? "null"),\"error\":\(f.error.map(quote) ?? "null")}"
+        }
+        return "{\"t\":\"podcasts\",\"feeds\":[" + items.joined(separator: ",") + "]}"
+    }
+
+    /// The answer to a page's podcast request: done, or why not.
+    static func podcastDone(_ request: PodcastRequest, error: String?) -> String {
+        "{\"t\":\"podcast-done\",\"op\":\"\(request.op)\",\"error\":\(error.map(quote) ?? "null")}"
+    }
+
     /// A JSON string literal.
     static func quote(_ s: String) -> String {
         var out = "\""
@@ -60,6 +76,23 @@ enum WebMessages {
         case auth(String)
         case wheel(Double)
         case button(Button, ButtonPhase)
+        case podcast(PodcastRequest)
+    }
+
+    /// What the Podcasts panel asks for.
+    enum PodcastRequest: Equatable, Sendable {
+        case add(String)
+        case remove(Int64)
+        /// One feed, or every feed (nil).
+        case refresh(Int64?)
+
+        var op: String {
+            switch self {
+            case .add: "add"
+            case .remove: "remove"
+            case .refresh: "refresh"
+            }
+        }
     }
 
     private struct Raw: Decodable {
@@ -68,6 +101,9 @@ enum WebMessages {
         var b: String?
         var p: String?
         var password: String?
+        var op: String?
+        var url: String?
+        var id: Int64?
     }
 
     static let buttons: [String: Button] = [
@@ -85,6 +121,13 @@ enum WebMessages {
             switch raw.p {
             case "down": return .button(b, .down)
             case "up": return .button(b, .up)
+            default: return nil
+            }
+        case "podcast":
+            switch raw.op {
+            case "add": return raw.url.map { .podcast(.add($0)) }
+            case "remove": return raw.id.map { .podcast(.remove($0)) }
+            case "refresh": return .podcast(.refresh(raw.id))
             default: return nil
             }
         default: return nil

@@ -29,8 +29,6 @@ public final class WebRemote: Sendable {
     let artQueue = DispatchQueue(label: "clickwheel.web.art")
     private let listening = Mutex<(any Channel)?>(nil)
     private let boundPort = Mutex(0)
-    /// After `stop`: frames still drawn (Goodbye) are not handed to the closed hub.
-    private let stopped = Mutex(false)
 
     /// The port listened on (after `start`).
     public var port: Int { boundPort.withLock { $0 } }
@@ -137,18 +135,27 @@ public final class WebRemote: Sendable {
         onLoop { $0.setNowPlaying(np) }
     }
 
-    /// Runs `body` on the hub's event loop, unless the remote is stopped (the lock is held while the
-    /// task is handed over, so `stop` cannot shut the loop in between).
+    /// The service's podcast subscriptions: the page shows its Podcasts panel (the list, a field to
+    /// subscribe, refresh and remove) once they are attached. Any thread; once, after `start`.
+    public func attachPodcasts(_ podcasts: any WebPodcastActions) {
+        hub.attach(podcasts)
+    }
+
+    /// The subscriptions or their episodes changed (the `podcast` idle subsystem): the list is read again
+    /// and shown to every browser. Any thread; returns at once; changes that come together are read once.
+    public func podcastsChanged() {
+        hub.relistPodcasts()
+    }
+
+    /// Runs `body` on the hub's event loop, unless the remote is stopped (frames still drawn after
+    /// `stop`, Goodbye, are not handed to the closed hub).
     private func onLoop(_ body: @escaping @Sendable (WebHub) -> Void) {
-        let hub = self.hub
-        stopped.withLock { stopped in
-            if !stopped { hub.loop.execute { body(hub) } }
-        }
+        hub.onLoop(body)
     }
 
     /// Stops listening and closes every browser.
     public func stop() {
-        guard !stopped.withLock({ s in defer { s = true }; return s }) else { return }
+        guard !hub.stopped.withLock({ s in defer { s = true }; return s }) else { return }
         if let ch = listening.withLock({ c -> (any Channel)? in defer { c = nil }; return c }) { try? ch.close().wait() }
         let hub = self.hub
         try? hub.loop.submit { hub.closeAll() }.wait()

@@ -102,6 +102,8 @@ final class WebSocketSession: ChannelInboundHandler, RemovableChannelHandler {
         case .button(let b, let phase):
             // Edges only: a second down (or an up without a down) is ignored, so the engine sees pairs.
             if phase == .down ? down.insert(b).inserted : down.remove(b) != nil { hub.input(.button(b, phase)) }
+        case .podcast(let request):
+            hub.podcast(request, from: self)
         case .auth:
             break
         }

@@ -24,6 +24,8 @@
       const m = JSON.parse(e.data);
       if (m.t === "frame") frame(m);
       else if (m.t === "np") nowPlaying(m);
+      else if (m.t === "podcasts") podcasts(m);
+      else if (m.t === "podcast-done") podcastDone(m);
       else if (m.t === "hello") { login.hidden = true; cw.token = m.token; status.textContent = "connected"; }
       else if (m.t === "auth" && password !== null) send({ t: "auth", password });
       else if (m.t === "auth") { login.hidden = false; $("password").focus(); status.textContent = "password needed"; }
@@ -99,6 +101,56 @@
     $("np-progress").style.width = (np.duration ? 100 * elapsed / np.duration : 0) + "%";
   }
   setInterval(progress, 250);  // the page's own clock between the server's reports: nothing is polled
+
+  // --- Podcasts: the subscriptions and their state, a field to subscribe, refresh and remove. The list
+  // comes from the server whenever it changes (a fetch finished, a feed added or removed anywhere). ---
+  const pcList = $("pc-list"), pcNote = $("pc-note");
+  function el(tag, cls, text) {
+    const e = document.createElement(tag);
+    if (cls) e.className = cls;
+    if (text !== undefined) e.textContent = text;
+    return e;
+  }
+  function note(text, bad) { pcNote.textContent = text; pcNote.classList.toggle("bad", !!bad); cw.podcastNote = text; }
+  function podcasts(m) {
+    cw.podcasts = m.feeds;
+    $("podcasts").hidden = false;
+    $("pc-empty").hidden = m.feeds.length > 0;
+    pcList.replaceChildren(...m.feeds.map(feedItem));
+  }
+  function feedItem(f) {
+    const li = el("li", "feed");
+    li.dataset.id = f.id;
+    li.append(el("div", "title", f.title || f.url));
+    if (f.title) li.append(el("div", "url", f.url));
+    const state = [];
+    if (f.updated === null && !f.error) state.push("waiting for its first fetch");
+    else state.push(f.episodes + (f.episodes === 1 ? " episode" : " episodes"), f.new + " new");
+    if (f.updated !== null) state.push("updated " + new Date(f.updated * 1000).toLocaleString());
+    li.append(el("div", "state", state.join(" · ")));
+    if (f.error) li.append(el("div", "error", "last fetch failed: " + f.error));
+    const actions = el("div", "actions");
+    const refresh = el("button", "refresh", "Refresh"), remove = el("button", "remove", "Remove");
+    refresh.type = remove.type = "button";
+    refresh.addEventListener("click", () => { send({ t: "podcast", op: "refresh", id: f.id }); note("fetching " + (f.title || f.url) + "…"); });
+    remove.addEventListener("click", () => send({ t: "podcast", op: "remove", id: f.id }));
+    actions.append(refresh, remove);
+    li.append(actions);
+    return li;
+  }
+  function podcastDone(m) {
+    if (m.error) { note((m.op === "add" ? "Cannot subscribe: " : "Cannot " + m.op + ": ") + m.error, true); return; }
+    if (m.op === "add") { $("pc-url").value = ""; note("Subscribed: the feed is being fetched."); }
+    else if (m.op === "remove") note("Removed (its downloaded episodes stay in the library).");
+  }
+  $("pc-add").addEventListener("submit", (e) => {
+    e.preventDefault();
+    const url = $("pc-url").value.trim();
+    if (!url) { note("Paste a feed address first.", true); return; }
+    note("Subscribing…");
+    send({ t: "podcast", op: "add", url });
+  });
+  $("pc-refresh-all").addEventListener("click", () => { send({ t: "podcast", op: "refresh" }); note("Fetching every feed…"); });
 
   // --- the click sound ---
   // The black iPod classic or the white one, kept like the click sound (first visit: the system's dark
@@ -199,14 +251,16 @@
   // space = Play/Pause, n/p = Next/Previous. A key held down holds its button.
   const keyButtons = { Enter: "select", Escape: "menu", Backspace: "menu", " ": "play", n: "next", p: "prev" };
   const keyTurns = { ArrowDown: 1, ArrowRight: 1, j: 1, ArrowUp: -1, ArrowLeft: -1, k: -1 };
+  // Keys typed into a field or on a focused button (the Podcasts panel) are theirs, not the wheel's.
+  const own = (t) => t instanceof HTMLInputElement || t instanceof HTMLButtonElement;
   document.addEventListener("keydown", (e) => {
-    if (e.target instanceof HTMLInputElement || e.ctrlKey || e.metaKey || e.altKey) return;
+    if (own(e.target) || e.ctrlKey || e.metaKey || e.altKey) return;
     if (keyTurns[e.key]) { e.preventDefault(); turn(keyTurns[e.key] * STEP); click(); return; }
     const b = keyButtons[e.key];
     if (b) { e.preventDefault(); if (!e.repeat) button(b, "down"); }
   });
   document.addEventListener("keyup", (e) => {
-    if (e.target instanceof HTMLInputElement) return;
+    if (own(e.target)) return;
     const b = keyButtons[e.key];
     if (b) { e.preventDefault(); button(b, "up"); }
   });

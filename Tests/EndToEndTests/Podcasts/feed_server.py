@@ -1,5 +1,5 @@
-"""A podcast host for PodcastServiceTests: serves /feed.xml (RSS, ETag "v1", 304 on a match), /page.xml (an
-HTML page where a feed should be) and the episodes /epN.mp3 from FOLDER. Binds 127.0.0.1 on a free port and
+"""A podcast host for PodcastServiceTests: serves /feed.xml (RSS, ETag "v1", 304 on a match), /old.xml (a 301
+to /feed.xml: the feed moved), /page.xml (an HTML page where a feed should be) and the episodes /epN.mp3 from FOLDER. Binds 127.0.0.1 on a free port and
 writes it to FOLDER/port; logs one line per request ("METHOD PATH STATUS") to FOLDER/requests.log."""
 import http.server
 import os
@@ -31,6 +31,9 @@ class Handler(http.server.BaseHTTPRequestHandler):
                 return self.answer(304, headers=[("ETag", '"v1"')])
             with open(os.path.join(folder, "feed.xml"), "rb") as f:
                 return self.answer(200, f.read(), "application/rss+xml", [("ETag", '"v1"')])
+        if self.path == "/old.xml":
+            port = self.server.server_address[1]
+            return self.answer(301, b"moved", "text/plain", [("Location", f"http://127.0.0.1:{port}/feed.xml")])
         if self.path == "/page.xml":
             return self.answer(200, b"<!DOCTYPE html><html><body><p>Not a feed</p></body></html>", "text/html")
         name = self.path.lstrip("/")

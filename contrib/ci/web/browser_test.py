@@ -35,7 +35,7 @@ from selenium.webdriver.common.keys import Keys
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
 import pngdiff  # noqa: E402
-from fixtures import MPD, free_port, make_library, wait_for  # noqa: E402
+from fixtures import MPD, PodcastHost, free_port, make_library, wait_for  # noqa: E402
 
 ROOT = pathlib.Path(__file__).resolve().parents[3]
 BIN = pathlib.Path(sys.argv[1] if len(sys.argv) > 1 else ROOT / ".build/debug/clickwheel")
@@ -94,6 +94,7 @@ def main():
     small = None
     stalled = None
     driver = None
+    podcast_host = None
     try:
         mpd = wait_for(lambda: (os.path.exists(sock) and MPD(sock)) or None, timeout=20)
         if not mpd:
@@ -258,6 +259,83 @@ def main():
         driver.save_screenshot(str(ARTIFACTS / "web-remote-black.png"))
         driver.find_element(By.ID, "black").click()
 
+        # The Podcasts panel: the same podcast service the socket's `podcast…` commands use.
+        podcast_host = PodcastHost(work / "podcast-host", "Web Show", 2)
+
+        def socket_feeds():
+            feeds = []
+            for k, v in mpd("podcastlist"):
+                if k == "feed":
+                    feeds.append({})
+                feeds[-1][k] = v
+            return feeds
+
+        def page_feeds():
+            return js("return Array.from(document.querySelectorAll('#pc-list .feed')).map(li => ({id: li.dataset.id,"
+                      " title: li.querySelector('.title').textContent, state: li.querySelector('.state').textContent,"
+                      " error: (li.querySelector('.error') || {}).textContent || null}))")
+
+        def pc_note():
+            return js("return document.getElementById('pc-note').textContent")
+
+        check(wait_for(lambda: js("return !document.getElementById('podcasts').hidden && Array.isArray(window.cw.podcasts)"), timeout=5),
+              "the Podcasts panel is shown, with the (empty) list of subscriptions")
+        field = driver.find_element(By.ID, "pc-url")
+        field.send_keys("feeds.example/podcast.rss")
+        driver.find_element(By.CSS_SELECTOR, "#pc-add button").click()
+        check(wait_for(lambda: "not an http or https address: feeds.example/podcast.rss" in pc_note(), timeout=5)
+              and js("return document.getElementById('pc-note').classList.contains('bad')"),
+              f"a bad feed address is refused with the reason on the page ({pc_note()!r})")
+        check(socket_feeds() == [] and page_feeds() == [], "…and nothing is subscribed")
+
+        field.clear()
+        field.send_keys(podcast_host.url)
+        field.send_keys(Keys.ENTER)
+        check(wait_for(lambda: pc_note().startswith("Subscribed"), timeout=5) and field.get_attribute("value") == "",
+              f"a pasted feed URL subscribes (note {pc_note()!r})")
+        listed = wait_for(lambda: (lambda f: f if f and f[0]["title"] == "Web Show" and "2 new" in f[0]["state"] else None)(page_feeds()),
+                          timeout=30)
+        check(listed is not None, f"the list shows the show's title, 2 episodes, 2 new ({page_feeds()})")
+        sf = socket_feeds()
+        check(len(sf) == 1 and sf[0]["feed"] == podcast_host.url and sf[0]["title"] == "Web Show"
+              and sf[0]["episodes"] == "2" and sf[0]["new"] == "2", f"podcastlist says the same ({sf})")
+        if listed:
+            check(listed[0]["state"].startswith("2 episodes · 2 new · updated "), f"the feed's state line ({listed[0]['state']})")
+        def in_library():
+            try:
+                return sum(1 for k, _ in mpd('lsinfo "Podcasts/Web Show"') if k == "file")
+            except RuntimeError:  # the folder is not indexed yet
+                return 0
+        check(wait_for(lambda: in_library() == 2, timeout=30), "its two episodes are in the library under Podcasts")
+        driver.execute_script("document.getElementById('podcasts').scrollIntoView()")
+        driver.save_screenshot(str(ARTIFACTS / "web-remote-podcasts.png"))
+
+        # A third episode, fetched because the socket asked: the page's list follows without a reload.
+        podcast_host.publish(3)
+        mpd("podcastupdate")
+        check(wait_for(lambda: (page_feeds() or [{}])[0].get("state", "").startswith("3 episodes · 3 new"), timeout=30),
+              f"a fetch started from the socket updates the page's list live ({page_feeds()})")
+
+        # A feed that broke: its Refresh button fetches it, the error line shows what `podcastlist` says.
+        podcast_host.break_feed()
+        driver.find_element(By.CSS_SELECTOR, "#pc-list .feed .refresh").click()
+        broken = wait_for(lambda: (page_feeds() or [{}])[0].get("error"), timeout=30)
+        socket_error = (socket_feeds() or [{}])[0].get("error")
+        check(bool(broken) and socket_error is not None and broken == "last fetch failed: " + socket_error,
+              f"a failing feed shows its error line ({broken!r}; socket {socket_error!r})")
+        check("3 episodes" in (page_feeds() or [{}])[0].get("state", ""), "…and keeps its episodes")
+        driver.save_screenshot(str(ARTIFACTS / "web-remote-podcast-error.png"))
+        podcast_host.publish(3)
+        driver.find_element(By.ID, "pc-refresh-all").click()
+        check(wait_for(lambda: page_feeds() and page_feeds()[0]["error"] is None, timeout=30),
+              "Refresh all fetches it again: the error line is gone")
+
+        # Remove: gone from the page and the socket; the downloaded episodes stay in the library.
+        driver.find_element(By.CSS_SELECTOR, "#pc-list .feed .remove").click()
+        check(wait_for(lambda: page_feeds() == [] and socket_feeds() == [], timeout=10)
+              and js("return !document.getElementById('pc-empty').hidden"), "Remove ends the subscription")
+        check(wait_for(lambda: in_library() == 3, timeout=10), f"…and its episodes stay in the library ({in_library()})")
+
         # A phone-sized viewport: the device fits, and a held touch still works.
         driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
                                {"width": 390, "height": 844, "deviceScaleFactor": 2, "mobile": True})
@@ -335,6 +413,8 @@ def main():
             stop_service(small[0], small[3])
         if stalled:
             stop_service(stalled[0], stalled[3])
+        if podcast_host:
+            podcast_host.close()
         if failures:
             for f in sorted(work.glob("service-*.log")):
                 print(f.name, f.read_text()[-3000:])
