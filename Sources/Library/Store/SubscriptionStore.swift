@@ -55,7 +55,9 @@ public struct SubscriptionStore: Sendable {
         public var new: Int
     }
 
-    /// An episode a feed lists.
+    /// An episode a feed lists: what the feed says of it (`fetched`, its fields read through as the
+    /// episode's own: `e.title`, `e.enclosureURL`), and what the service made of it.
+    @dynamicMemberLookup
     public struct Episode: Hashable, Sendable {
         public enum State: String, Sendable {
             /// Listed by the feed, not downloaded.
@@ -70,21 +72,19 @@ public struct SubscriptionStore: Sendable {
 
         public var id: Int64
         public var subscriptionID: Int64
-        public var guid: String
-        public var title: String
-        public var publishedAt: Int64?
-        public var enclosureURL: String?
-        public var enclosureType: String?
-        public var enclosureLength: Int64?
-        public var durationMS: Int64?
-        public var description: String?
-        public var imageURL: String?
+        /// The item as the feed last listed it.
+        public var fetched: FetchedEpisode
         public var state: State
         /// The file, relative to the music folder, once downloaded.
         public var path: String?
         /// Bytes downloaded so far.
         public var bytes: Int64
         public var error: String?
+
+        public subscript<T>(dynamicMember field: WritableKeyPath<FetchedEpisode, T>) -> T {
+            get { fetched[keyPath: field] }
+            set { fetched[keyPath: field] = newValue }
+        }
     }
 
     /// A feed as fetched and parsed, in the store's terms.
@@ -429,8 +429,10 @@ public struct SubscriptionStore: Sendable {
 
     static func episode(_ r: Row) -> Episode {
         Episode(
-            id: r[0], subscriptionID: r[1], guid: r[2], title: r[3], publishedAt: r[4], enclosureURL: r[5],
-            enclosureType: r[6], enclosureLength: r[7], durationMS: r[8], description: r[9], imageURL: r[10],
+            id: r[0], subscriptionID: r[1],
+            fetched: FetchedEpisode(
+                guid: r[2], title: r[3], publishedAt: r[4], enclosureURL: r[5], enclosureType: r[6],
+                enclosureLength: r[7], durationMS: r[8], description: r[9], imageURL: r[10]),
             state: Episode.State(rawValue: r[11]) ?? .listed, path: r[12], bytes: r[13], error: r[14])
     }
 }
