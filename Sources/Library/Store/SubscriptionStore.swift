@@ -335,20 +335,38 @@ public struct SubscriptionStore: Sendable {
         }
     }
 
-    /// Subscription `id`'s episodes that the service downloaded, that were played (a play count, or the
-    /// played mark) and that were published before `before` (Unix seconds): those the
-    /// `delete_played_after_days` setting deletes.
-    public func playedDownloads(of id: Int64, publishedBefore before: Int64) throws -> [Episode] {
+    /// Subscription `id`'s episodes that the service downloaded (into `Podcasts/`), that were played to
+    /// their end or marked played (`play_state.played`) and last played before `before` (Unix seconds;
+    /// an episode marked played without ever playing counts from its publication): those the
+    /// `delete_played_after_days` setting deletes. A file the listener copied in is never among them:
+    /// only episodes the store recorded as downloaded are.
+    public func playedDownloads(of id: Int64, playedBefore before: Int64) throws -> [Episode] {
         try db.read { db in
             try Row.fetchAll(
                 db,
                 sql: Self.episodeSQL + """
-                     WHERE subscription_id = ? AND state = 'downloaded' AND published_at < ? AND path IN
+                     WHERE subscription_id = ? AND state = 'downloaded' AND path LIKE 'Podcasts/%' AND path IN
                         (SELECT t.path FROM tracks t JOIN play_state p ON p.track_id = t.id
-                         WHERE p.play_count > 0 OR p.played = 1)
+                         JOIN subscription_episodes se ON se.path = t.path AND se.subscription_id = ?
+                         WHERE p.played = 1 AND coalesce(p.last_played, se.published_at, 0) < ?)
                     """,
-                arguments: [id, before]
+                arguments: [id, id, before]
             ).map(Self.episode)
+        }
+    }
+
+    /// The library's show (`podcast_shows.id`) that subscription `id`'s downloaded episodes were indexed
+    /// under, nil before one of them is: the menus put its downloads under that show.
+    public func libraryShow(of id: Int64) throws -> Int64? {
+        try db.read { db in
+            try Int64.fetchOne(
+                db,
+                sql: """
+                    SELECT pe.show_id FROM subscription_episodes e JOIN tracks t ON t.path = e.path
+                    JOIN podcast_episodes pe ON pe.track_id = t.id
+                    WHERE e.subscription_id = ? AND e.state = 'downloaded' ORDER BY e.published_at DESC LIMIT 1
+                    """,
+                arguments: [id])
         }
     }
 
@@ -411,7 +429,7 @@ public struct SubscriptionStore: Sendable {
             (SELECT count(*) FROM subscription_episodes e JOIN tracks t ON t.path = e.path
                 LEFT JOIN play_state p ON p.track_id = t.id
                 WHERE e.subscription_id = s.id AND e.state = 'downloaded'
-                AND ifnull(p.play_count, 0) = 0 AND ifnull(p.played, 0) = 0)
+                AND ifnull(p.play_count, 0) = 0 AND ifnull(p.played, 0) = 0 AND ifnull(p.resume_ms, 0) = 0)
         FROM subscriptions s
         """
 
