@@ -131,7 +131,8 @@ public final class ClickWheelService: Sendable {
         // watcher's changes are, told to `idle podcast` clients.
         let podcasts = PodcastService(
             store: SubscriptionStore(pool), settings: c.podcasts, music: c.music, group: network, logger: logger,
-            rescan: { scanner.start() }, changed: { changes(.podcast) })
+            rescan: { scanner.start() }, changed: { changes(.podcast) },
+            downloads: { lateLoop.post(.podcastDownloads($0, at: MonotonicClock.now())) })
         var wiring = EngineWiring(
             rescan: { scanner.start() }, changes: changes,
             powerCommands: [.shutDown: c.shutdownCommand, .restart: c.restartCommand],

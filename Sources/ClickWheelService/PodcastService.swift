@@ -1,4 +1,5 @@
 import ClickWheelConfig
+import ClickWheelCore
 import ControlServer
 import Foundation
 import Library
@@ -35,6 +36,10 @@ final class PodcastService: Service, PodcastControl, Sendable {
     let rescan: @Sendable () -> Void
     /// Tells the socket's `idle podcast` clients.
     let changed: @Sendable () -> Void
+    /// Hands the downloads under way to the device's menus (`Event.podcastDownloads`): posted, never
+    /// waited for, at most `progressEvery` apart while bytes arrive, at once when one starts or ends.
+    let downloads: @Sendable ([PodcastDownload]) -> Void
+    static let progressEvery: Duration = .milliseconds(250)
     /// How often the due feeds are looked for, at most (a wake-up comes sooner for `podcastupdate`).
     static let tick: Duration = .seconds(30)
 
@@ -50,13 +55,26 @@ final class PodcastService: Service, PodcastControl, Sendable {
     private let logged = Mutex<[Int64: String]>([:])
     /// Each failing episode's reason as last logged (a download is retried at every fetch: one line).
     private let loggedEpisodes = Mutex<[Int64: String]>([:])
+    /// The downloads under way by episode id, and when they were last handed on.
+    private let active = Mutex(Downloads())
+    private struct Downloads {
+        var byEpisode: [Int64: PodcastDownload] = [:]
+        var order: [Int64] = []
+        var sentAt: ContinuousClock.Instant?
+        /// Progress held back by the throttle is handed on by a flush already waiting.
+        var flushWaiting = false
+
+        var list: [PodcastDownload] { order.compactMap { byEpisode[$0] } }
+    }
     private let wakeups: AsyncStream<Void>
     private let wake: AsyncStream<Void>.Continuation
 
     init(
         store: SubscriptionStore, settings: ServiceConfig.Podcasts, music: String, group: any EventLoopGroup,
-        logger: Logger, rescan: @escaping @Sendable () -> Void, changed: @escaping @Sendable () -> Void
+        logger: Logger, rescan: @escaping @Sendable () -> Void, changed: @escaping @Sendable () -> Void,
+        downloads: @escaping @Sendable ([PodcastDownload]) -> Void = { _ in }
     ) {
+        self.downloads = downloads
         self.store = store
         self.settings = settings
         self.music = music
@@ -183,13 +201,14 @@ final class PodcastService: Service, PodcastControl, Sendable {
         await deletePlayed(id)
     }
 
-    /// With `delete_played_after_days`, deletes subscription `id`'s played episodes older than that (only
-    /// files this service downloaded); they stay listed as deleted and are not downloaded again.
+    /// With `delete_played_after_days`, deletes subscription `id`'s episodes played to the end (or marked
+    /// played) more than that many days ago (only files this service downloaded into `Podcasts/`); they
+    /// stay listed as deleted and are not downloaded again; the rescan makes the library forget them.
     private func deletePlayed(_ id: Int64) async {
         let days = settings.deletePlayedAfterDays
         guard days > 0 else { return }
         let before = Self.now() - Int64(days) * 86400
-        guard let old = await db({ try $0.playedDownloads(of: id, publishedBefore: before) }), !old.isEmpty else { return }
+        guard let old = await db({ try $0.playedDownloads(of: id, playedBefore: before) }), !old.isEmpty else { return }
         let music = self.music
         let deleted = await NamedThread.run("podcast-delete") { [store, logger] () -> Int in
             var count = 0
@@ -239,12 +258,14 @@ final class PodcastService: Service, PodcastControl, Sendable {
         let keep = s.keep ?? settings.keep
         guard let wanted = await db({ try $0.toDownload(id: id, keep: keep) }), !wanted.isEmpty else { return }
         let folder = EpisodeFileName.folder(forShow: s.title ?? "", fallback: URL(string: s.url)?.host ?? "Podcast")
+        let show = (show: s.title ?? folder, id: await db({ try $0.libraryShow(of: id) }) ?? nil)
         let cap = Int64(settings.maxEpisodeMB) * 1_000_000
         let downloader = EpisodeDownloader(http: http)
         let arrived = await withTaskGroup(of: Bool.self) { group in
             for episode in wanted {
                 group.addTask { [self] in
-                    (try? await scheduler.run { await self.download(episode, folder: folder, cap: cap, with: downloader) }) ?? false
+                    (try? await scheduler.run { await self.download(episode, folder: folder, show: show, cap: cap, with: downloader) })
+                        ?? false
                 }
             }
             var any = false
@@ -257,7 +278,8 @@ final class PodcastService: Service, PodcastControl, Sendable {
 
     /// Downloads one episode; true when a file arrived.
     private func download(
-        _ e: SubscriptionStore.Episode, folder: String, cap: Int64, with downloader: EpisodeDownloader
+        _ e: SubscriptionStore.Episode, folder: String, show: (show: String, id: Int64?), cap: Int64,
+        with downloader: EpisodeDownloader
     ) async -> Bool {
         guard let url = e.enclosureURL else { return false }
         let item = FeedItem(
@@ -267,11 +289,15 @@ final class PodcastService: Service, PodcastControl, Sendable {
         let relative = "Podcasts/\(folder)/\(name)"
         let id = e.id
         _ = await db { try $0.setDownloading(episode: id, bytes: e.bytes, path: relative) }
+        started(
+            id, PodcastDownload(show: show.show, showID: show.id, episode: e.title, bytes: e.bytes, total: e.enclosureLength))
+        defer { ended(id) }
         // Progress goes to the database at most once per 4 MB (a write per network piece would cost more
         // than the download); the piece sizes come from the network, so the step is a threshold.
         let recorded = ProgressMark()
         let store = self.store
-        let progress: @Sendable (EpisodeDownloader.Progress) -> Void = { p in
+        let progress: @Sendable (EpisodeDownloader.Progress) -> Void = { [weak self] p in
+            self?.progressed(id, p)
             let write = recorded.bytes.withLock { last in
                 guard p.received - last >= 4 << 20 else { return false }
                 last = p.received
@@ -298,6 +324,60 @@ final class PodcastService: Service, PodcastControl, Sendable {
             if !repeated { logger.warning("podcasts: cannot download \(e.title) (\(url)): \(reason)") }
             return false
         }
+    }
+
+    // MARK: Downloads on the device
+
+    // Each hand-over is made under the lock, so the engine gets the lists in the order they were made
+    // (a progress list made before a download ended never arrives after the list without it); it is a
+    // post to the engine's queue, which takes no lock of this service.
+
+    private func started(_ id: Int64, _ download: PodcastDownload) {
+        active.withLock { a in
+            if a.byEpisode.updateValue(download, forKey: id) == nil { a.order.append(id) }
+            send(&a)
+        }
+    }
+
+    /// Bytes arrived for episode `id`: handed on when the last hand-over is `progressEvery` old (the
+    /// network's pieces come far more often than a screen can show them); else a flush hands on the
+    /// latest when that time is up, so a download that stalls shows where it stopped.
+    private func progressed(_ id: Int64, _ p: EpisodeDownloader.Progress) {
+        let flushAfter = active.withLock { a -> Duration? in
+            guard var d = a.byEpisode[id] else { return nil }
+            d.bytes = p.received
+            if let total = p.total, total > 0 { d.total = total }
+            a.byEpisode[id] = d
+            if let sent = a.sentAt, sent.duration(to: .now) < Self.progressEvery {
+                guard !a.flushWaiting else { return nil }
+                a.flushWaiting = true
+                return Self.progressEvery - sent.duration(to: .now)
+            }
+            send(&a)
+            return nil
+        }
+        guard let flushAfter else { return }
+        // Only a sleep on the cooperative pool.
+        Task { [weak self] in
+            try? await Task.sleep(for: flushAfter)
+            self?.active.withLock { a in
+                a.flushWaiting = false
+                self?.send(&a)
+            }
+        }
+    }
+
+    private func ended(_ id: Int64) {
+        active.withLock { a in
+            a.byEpisode[id] = nil
+            a.order.removeAll { $0 == id }
+            send(&a)
+        }
+    }
+
+    private func send(_ a: inout Downloads) {
+        a.sentAt = .now
+        downloads(a.list)
     }
 
     /// A parsed feed in the store's terms.

@@ -215,7 +215,7 @@ import Testing
         }, "the configured feed's two newest: \(files())")
         #expect(s.feeds().first?["feed"] == "\(host.url)/feed.xml")
 
-        // Episode 4 played to its end (a tenth of a second on the null output): counted, so deleted at
+        // Episode 4 played to its end (a tenth of a second on the null output) two days ago: deleted at
         // the next fetch; Episode 3, unplayed, stays; neither is downloaded again.
         let listed = try s.mpc("-f", "%file%", "ls", "Podcasts/Test Show").split(separator: "\n").map(String.init)
         let newest = try #require(listed.last { $0.contains("Episode 4") })
@@ -224,6 +224,11 @@ import Testing
         #expect(FullServiceTests.poll(seconds: 20) {
             (try? s.mpc("sticker", newest, "get", "playCount"))?.contains("playCount=1") == true
         }, "played")
+        // The setting counts from the play: finished, then made two days old (PodcastDeviceTests.sql).
+        #expect(FullServiceTests.poll(seconds: 20) {
+            (try? PodcastDeviceTests.sql(s, "SELECT count(*) FROM play_state WHERE played = 1")) == ["1"]
+        }, "finished")
+        _ = try PodcastDeviceTests.sql(s, "UPDATE play_state SET last_played = last_played - 2 * 86400")
         #expect(s.command("podcastupdate") == [])
         #expect(FullServiceTests.poll(seconds: 20) { files().count == 1 }, "\(files())")
         #expect(files().first?.contains("Episode 3") == true, "\(files())")

@@ -4,12 +4,13 @@ import GRDB
 import Testing
 
 /// What `delete_played_after_days` may delete (`SubscriptionStore.playedDownloads`): only episodes the
-/// service downloaded, indexed and played, published before the date; in a real library database file.
+/// service downloaded, indexed and played to the end (or marked played), last played before the date
+/// (marked played without a play: published before it); in a real library database file.
 @Suite struct SubscriptionDeletionTests {
     let dir = TempDir()
     var music: String { dir.file("music").path }
 
-    @Test func onlyPlayedDownloadsPublishedBeforeTheDate() throws {
+    @Test func onlyFinishedDownloadsPlayedBeforeTheDate() throws {
         try FileManager.default.createDirectory(atPath: music + "/Podcasts/The Show", withIntermediateDirectories: true)
         for name in ["a", "b"] {
             try FileManager.default.copyItem(
@@ -27,22 +28,35 @@ import Testing
             let e = try #require(episodes.first { $0.guid == guid })
             try store.setDownloaded(episode: e.id, path: "Podcasts/The Show/\(guid).mp3", bytes: 1_000)
         }
-        #expect(try store.playedDownloads(of: id, publishedBefore: 5_000).isEmpty, "nothing played yet")
+        #expect(try store.playedDownloads(of: id, playedBefore: 5_000).isEmpty, "nothing played yet")
 
         let catalog = Catalog(pool)
+        var tracks: [String: Int64] = [:]
         for guid in ["a", "b"] {
             let track = try #require(try catalog.trackID(path: "Podcasts/The Show/\(guid).mp3"))
+            tracks[guid] = track
             try pool.write { db in
-                try db.execute(sql: "INSERT INTO play_state (track_id, play_count) VALUES (?, 1)", arguments: [track])
+                // Counted as played (half way), a place remembered: not finished.
+                try db.execute(
+                    sql: "INSERT INTO play_state (track_id, play_count, last_played, resume_ms) VALUES (?, 1, 3000, 60000)",
+                    arguments: [track])
             }
         }
-        #expect(try store.playedDownloads(of: id, publishedBefore: 1_050).map(\.guid) == ["a"], "b is too recent")
-        #expect(Set(try store.playedDownloads(of: id, publishedBefore: 5_000).map(\.guid)) == ["a", "b"])
-        #expect(try store.playedDownloads(of: id + 1, publishedBefore: 5_000).isEmpty, "another subscription's")
+        #expect(try store.playedDownloads(of: id, playedBefore: 5_000).isEmpty, "begun, not finished")
+        try pool.write { db in
+            // a finished at 3000; b marked played without a play time: counts from its publication (1100).
+            try db.execute(sql: "UPDATE play_state SET played = 1, resume_ms = NULL WHERE track_id = ?", arguments: [tracks["a"]])
+            try db.execute(
+                sql: "UPDATE play_state SET played = 1, resume_ms = NULL, last_played = NULL WHERE track_id = ?",
+                arguments: [tracks["b"]])
+        }
+        #expect(try store.playedDownloads(of: id, playedBefore: 2_000).map(\.guid) == ["b"], "a was played at 3000")
+        #expect(Set(try store.playedDownloads(of: id, playedBefore: 5_000).map(\.guid)) == ["a", "b"])
+        #expect(try store.playedDownloads(of: id + 1, playedBefore: 5_000).isEmpty, "another subscription's")
 
         let a = try #require(episodes.first { $0.guid == "a" })
         try store.setDeleted(episode: a.id)
-        #expect(try store.playedDownloads(of: id, publishedBefore: 5_000).map(\.guid) == ["b"], "deleted once")
+        #expect(try store.playedDownloads(of: id, playedBefore: 5_000).map(\.guid) == ["b"], "deleted once")
         #expect(try store.toDownload(id: id, keep: 3).map(\.guid) == ["c"], "a deleted episode is not fetched again")
     }
 }

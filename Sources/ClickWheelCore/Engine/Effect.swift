@@ -52,3 +52,14 @@ public enum Effect: Hashable, Sendable {
         case playlist, player, mixer, options, storedPlaylist = "stored_playlist"
     }
 }
+
+extension Effect {
+    /// True for the effects that change what a list row shows of a track's play state (`unplayed`,
+    /// `partlyPlayed`, a book's progress).
+    var changesListMarks: Bool {
+        switch self {
+        case .played, .episodeFinished, .bookmark: true
+        default: false
+        }
+    }
+}

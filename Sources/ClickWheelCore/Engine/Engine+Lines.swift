@@ -94,6 +94,7 @@ extension Engine {
             return ListLine(item.title, trailing: key.choices[key.choiceIndex(in: settings)])
         }
         if item.action == .open(.menu(.sleepTimer)) { return ListLine(item.title, trailing: sleepLabel()) }
+        if case .downloading(let progress) = item.action { return ListLine(item.title, trailing: progress) }
         if let value = alarmTrailing(item.action) {
             return ListLine(item.title, trailing: value, submenu: item.opensSubmenu && value.count < 4)
         }
@@ -122,7 +123,10 @@ extension Engine {
             let mark: Glyph? = row.partlyPlayed ? .partlyPlayed : (row.unplayed > 0 ? .unplayed : nil)
             return ListLine(row.title, mark: mark)
         case .podcastShow:
-            return ListLine(row.title, trailing: row.unplayed > 0 ? "\(row.unplayed)" : nil, submenu: true)
+            // The iPod's dot on a show with unplayed episodes, their count at the right.
+            let unplayed = row.unplayed > 0
+            return ListLine(
+                row.title, trailing: unplayed ? "\(row.unplayed)" : nil, submenu: true, mark: unplayed ? .unplayed : nil)
         case .album where row.progress != nil:
             // A book: the unplayed dot until begun, half a circle and the percentage while under way.
             let p = row.progress ?? 0

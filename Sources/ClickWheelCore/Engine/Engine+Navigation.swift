@@ -55,7 +55,7 @@ extension Engine {
             let effects = apply(settings: fresh, persist: true)
             _ = back()
             return effects
-        case .none:
+        case .none, .downloading:
             return []
         case .back:
             return back()
@@ -125,7 +125,7 @@ extension Engine {
     }
 
     mutating func push(_ destination: Destination) {
-        var page = Page(destination)
+        var page = withDownloadRows(Page(destination))
         page.anchor = anchor(of: page)
         if destination == .menu(.chapters) {
             // On the chapter playing.

@@ -61,6 +61,11 @@ public struct Engine: Sendable {
     /// Handles one event and returns the effects to carry out, a render last when the screen changed.
     public mutating func handle(_ event: Event) -> [Effect] {
         now = max(now, event.time)
+        if caches.marksStale {
+            // The play state the last event's effects stored is in the library now: rows read again.
+            caches.marksStale = false
+            rows.removeAll()
+        }
         var effects: [Effect] = []
         switch event {
         case .input(let input):
@@ -94,8 +99,11 @@ public struct Engine: Sendable {
             wheelSetupSaved(outcome)
         case .speakers(let new, _):
             speakersChanged(new)
+        case .podcastDownloads(let downloads, _):
+            podcastDownloadsChanged(downloads)
         }
         effects = afterEvent(event, effects)
+        if effects.contains(where: \.changesListMarks) { caches.marksStale = true }
         playedTime.update(playing: player.status == .playing, at: now)
         if let frame = renderIfChanged() { effects.append(.render(frame)) }
         return effects

@@ -62,4 +62,10 @@ struct LibraryCaches: Sendable {
     var audiobooksPresent: Bool?
     /// Settings → About's counts, per library version.
     var statistics: LibraryStatistics?
+    /// The podcast episodes being downloaded (`Event.podcastDownloads`); not dropped by a library change.
+    var podcastDownloads: [PodcastDownload] = []
+    /// An effect of the last event changes a row's marks (a play counted, an episode finished or
+    /// bookmarked: the New dot, the half circle, a book's share): the cached rows are dropped at the next
+    /// event, once the shell has stored it (effects are carried out after `handle` returns).
+    var marksStale = false
 }

@@ -28,6 +28,9 @@ public enum Event: Hashable, Sendable {
     case wheelSaved(WheelSaveOutcome, at: Timestamp)
     /// The Snapcast rooms and the Pi's own output as the service now sees them (Main menu → Speakers).
     case speakers(Speakers, at: Timestamp)
+    /// The episodes the podcast service is downloading now, with their progress (all of them, each
+    /// time; empty when none is): shown under their shows (`Engine+PodcastDownloads`).
+    case podcastDownloads([PodcastDownload], at: Timestamp)
 
     /// `steps` wheel steps at `time`.
     public static func wheel(_ steps: Int, at time: Timestamp) -> Event {
@@ -46,7 +49,7 @@ public enum Event: Hashable, Sendable {
         case .tick(let t), .playback(_, let t), .libraryChanged(let t), .scanning(_, let t), .settings(_, let t): t
         case .wallClock(_, let t), .clock(_, let t), .restore(_, let t), .shutdown(let t), .wheelSaved(_, let t): t
         case .rawInput(let raw, _): raw.time
-        case .speakers(_, let t): t
+        case .speakers(_, let t), .podcastDownloads(_, let t): t
         }
     }
 }

@@ -148,6 +148,9 @@ public enum MenuAction: Hashable, Sendable {
     case resetSettings
     /// A row that only shows something (About's counts).
     case none
+    /// A podcast episode (or, under Podcasts, a show) being downloaded, with its progress label
+    /// (`PodcastDownload.progressLabel`): shown, not playable (`Engine+PodcastDownloads`).
+    case downloading(progress: String)
     /// Go back one screen.
     case back
     /// Context menu commands.

@@ -3,7 +3,15 @@
 /// Character LCDs load up to 8 of them into CGRAM per frame (the bitmap); a terminal shows the
 /// Unicode stand-in; when a frame needs more than 8, the renderer falls back to `ascii`.
 public enum Glyph: Hashable, Sendable {
-    case play, pause, stop, shuffle, repeatAll, repeatOne, unplayed, partlyPlayed, lock, speaker
+    case play, pause, stop, shuffle, repeatAll, repeatOne, lock, speaker
+    /// The iPod's "New" dot before an unplayed podcast episode (never played, no place remembered), a
+    /// show with unplayed episodes, an unbegun book. One rule on every display: a filled dot drawn from
+    /// CGRAM on an HD44780 (not ROM A00's middle dot 0xA5: one pixel, too small to read as a mark),
+    /// U+2022 on UTF-8 displays (terminal, web remote), "*" where a frame has used all eight CGRAM
+    /// slots and on LCDproc (which is given the ASCII stand-ins of glyphs).
+    case unplayed
+    /// Begun and not finished (a place is remembered).
+    case partlyPlayed
     /// A rating's star, and its half star.
     case star, halfStar
     /// A progress-bar cell with `columns` of its 5 pixel columns filled (1…5).

@@ -23,7 +23,16 @@ struct ListQuery {
     var count: String?
     var page: String?
 
-    /// An episode's or a book part's marks from its play state (`p`): never played, partly played.
+    /// A podcast episode's marks from its play state (`p`), the iPod's "New" rule: unplayed when never
+    /// played (no play count, not marked played) and no place remembered; partly played when a place is
+    /// remembered and it is not finished. `podcastShows` counts its episodes by the same rule.
+    static let podcastMarks = """
+        CASE WHEN ifnull(p.played, 0) = 0 AND ifnull(p.play_count, 0) = 0 AND ifnull(p.resume_ms, 0) = 0
+            THEN 1 ELSE 0 END AS unplayed,
+        ifnull(p.resume_ms, 0) > 0 AND ifnull(p.played, 0) = 0 AS partly
+        """
+
+    /// A book part's marks from its play state (`p`): not finished, partly played.
     static let episodeMarks = """
         CASE WHEN ifnull(p.played, 0) = 0 THEN 1 ELSE 0 END AS unplayed,
         ifnull(p.resume_ms, 0) > 0 AND ifnull(p.played, 0) = 0 AS partly
@@ -65,7 +74,8 @@ struct ListQuery {
             columns = """
                 s.id, s.title, NULL AS detail, s.sort_key,
                 (SELECT count(*) FROM podcast_episodes e LEFT JOIN play_state p ON p.track_id = e.track_id
-                 WHERE e.show_id = s.id AND ifnull(p.played, 0) = 0) AS unplayed
+                 WHERE e.show_id = s.id AND ifnull(p.played, 0) = 0 AND ifnull(p.play_count, 0) = 0
+                 AND ifnull(p.resume_ms, 0) = 0) AS unplayed
                 """
             (from, order) = ("FROM podcast_shows s WHERE s.ord IS NOT NULL", "s.ord")
             ord = ("s.ord", "podcast_shows")
@@ -130,7 +140,7 @@ struct ListQuery {
             arguments = [composer]
         case .episodesOfShow(let show):
             kind = .episode
-            columns = "t.id, t.title, e.release_date AS detail, t.title_key AS sort_key, " + Self.episodeMarks
+            columns = "t.id, t.title, e.release_date AS detail, t.title_key AS sort_key, " + Self.podcastMarks
             from = """
                 FROM podcast_episodes e JOIN tracks t ON t.id = e.track_id
                 LEFT JOIN play_state p ON p.track_id = e.track_id WHERE e.show_id = ?

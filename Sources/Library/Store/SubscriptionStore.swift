@@ -55,7 +55,9 @@ public struct SubscriptionStore: Sendable {
         public var new: Int
     }
 
-    /// An episode a feed lists.
+    /// An episode a feed lists: what the feed says of it (`fetched`, its fields read through as the
+    /// episode's own: `e.title`, `e.enclosureURL`), and what the service made of it.
+    @dynamicMemberLookup
     public struct Episode: Hashable, Sendable {
         public enum State: String, Sendable {
             /// Listed by the feed, not downloaded.
@@ -70,21 +72,19 @@ public struct SubscriptionStore: Sendable {
 
         public var id: Int64
         public var subscriptionID: Int64
-        public var guid: String
-        public var title: String
-        public var publishedAt: Int64?
-        public var enclosureURL: String?
-        public var enclosureType: String?
-        public var enclosureLength: Int64?
-        public var durationMS: Int64?
-        public var description: String?
-        public var imageURL: String?
+        /// The item as the feed last listed it.
+        public var fetched: FetchedEpisode
         public var state: State
         /// The file, relative to the music folder, once downloaded.
         public var path: String?
         /// Bytes downloaded so far.
         public var bytes: Int64
         public var error: String?
+
+        public subscript<T>(dynamicMember field: WritableKeyPath<FetchedEpisode, T>) -> T {
+            get { fetched[keyPath: field] }
+            set { fetched[keyPath: field] = newValue }
+        }
     }
 
     /// A feed as fetched and parsed, in the store's terms.
@@ -335,20 +335,38 @@ public struct SubscriptionStore: Sendable {
         }
     }
 
-    /// Subscription `id`'s episodes that the service downloaded, that were played (a play count, or the
-    /// played mark) and that were published before `before` (Unix seconds): those the
-    /// `delete_played_after_days` setting deletes.
-    public func playedDownloads(of id: Int64, publishedBefore before: Int64) throws -> [Episode] {
+    /// Subscription `id`'s episodes that the service downloaded (into `Podcasts/`), that were played to
+    /// their end or marked played (`play_state.played`) and last played before `before` (Unix seconds;
+    /// an episode marked played without ever playing counts from its publication): those the
+    /// `delete_played_after_days` setting deletes. A file the listener copied in is never among them:
+    /// only episodes the store recorded as downloaded are.
+    public func playedDownloads(of id: Int64, playedBefore before: Int64) throws -> [Episode] {
         try db.read { db in
             try Row.fetchAll(
                 db,
                 sql: Self.episodeSQL + """
-                     WHERE subscription_id = ? AND state = 'downloaded' AND published_at < ? AND path IN
+                     WHERE subscription_id = ? AND state = 'downloaded' AND path LIKE 'Podcasts/%' AND path IN
                         (SELECT t.path FROM tracks t JOIN play_state p ON p.track_id = t.id
-                         WHERE p.play_count > 0 OR p.played = 1)
+                         JOIN subscription_episodes se ON se.path = t.path AND se.subscription_id = ?
+                         WHERE p.played = 1 AND coalesce(p.last_played, se.published_at, 0) < ?)
                     """,
-                arguments: [id, before]
+                arguments: [id, id, before]
             ).map(Self.episode)
+        }
+    }
+
+    /// The library's show (`podcast_shows.id`) that subscription `id`'s downloaded episodes were indexed
+    /// under, nil before one of them is: the menus put its downloads under that show.
+    public func libraryShow(of id: Int64) throws -> Int64? {
+        try db.read { db in
+            try Int64.fetchOne(
+                db,
+                sql: """
+                    SELECT pe.show_id FROM subscription_episodes e JOIN tracks t ON t.path = e.path
+                    JOIN podcast_episodes pe ON pe.track_id = t.id
+                    WHERE e.subscription_id = ? AND e.state = 'downloaded' ORDER BY e.published_at DESC LIMIT 1
+                    """,
+                arguments: [id])
         }
     }
 
@@ -411,7 +429,7 @@ public struct SubscriptionStore: Sendable {
             (SELECT count(*) FROM subscription_episodes e JOIN tracks t ON t.path = e.path
                 LEFT JOIN play_state p ON p.track_id = t.id
                 WHERE e.subscription_id = s.id AND e.state = 'downloaded'
-                AND ifnull(p.play_count, 0) = 0 AND ifnull(p.played, 0) = 0)
+                AND ifnull(p.play_count, 0) = 0 AND ifnull(p.played, 0) = 0 AND ifnull(p.resume_ms, 0) = 0)
         FROM subscriptions s
         """
 
@@ -429,8 +447,10 @@ public struct SubscriptionStore: Sendable {
 
     static func episode(_ r: Row) -> Episode {
         Episode(
-            id: r[0], subscriptionID: r[1], guid: r[2], title: r[3], publishedAt: r[4], enclosureURL: r[5],
-            enclosureType: r[6], enclosureLength: r[7], durationMS: r[8], description: r[9], imageURL: r[10],
+            id: r[0], subscriptionID: r[1],
+            fetched: FetchedEpisode(
+                guid: r[2], title: r[3], publishedAt: r[4], enclosureURL: r[5], enclosureType: r[6],
+                enclosureLength: r[7], durationMS: r[8], description: r[9], imageURL: r[10]),
             state: Episode.State(rawValue: r[11]) ?? .listed, path: r[12], bytes: r[13], error: r[14])
     }
 }
