@@ -32,6 +32,10 @@ final class PodcastService: Service, PodcastControl, Sendable {
     let logger: Logger
     let http: PodcastHTTP
     let scheduler = DownloadScheduler(limit: 2)
+    /// Feeds fetched and parsed at once, at most: a refresh of every subscription neither opens a connection
+    /// nor holds a parsed feed in memory per feed (a Pi Zero has 512 MB); the episode downloads that follow
+    /// wait for `scheduler`'s two slots, not for these.
+    let feedSlots = DownloadScheduler(limit: 4)
     /// Starts a library scan (the episodes downloaded appear under Podcasts).
     let rescan: @Sendable () -> Void
     /// Tells the socket's `idle podcast` clients.
@@ -104,8 +108,12 @@ final class PodcastService: Service, PodcastControl, Sendable {
                         if wasAsked { asked.withLock { _ = $0.ids.insert(id) } }
                         continue
                     }
+                    // An ask waiting for the next look is served by this refresh, which reads the
+                    // subscription and fetches from now on (a feed added while `due()` read the list is
+                    // fetched once, not once more).
+                    asked.withLock { _ = $0.ids.remove(id) }
                     group.addTask { [self] in
-                        await refresh(id)
+                        await refresh(id, asked: wasAsked)
                         busy.withLock { _ = $0.remove(id) }
                         if asked.withLock({ $0.ids.contains(id) }) { wake.yield() }
                     }
@@ -151,42 +159,43 @@ final class PodcastService: Service, PodcastControl, Sendable {
             let now = Self.now()
             return all.compactMap { s -> (id: Int64, asked: Bool)? in
                 if asked.all || asked.ids.contains(s.id) { return (id: s.id, asked: true) }
-                // A fixed part of up to a tenth of the interval per feed: feeds added together spread out.
-                let jitter = s.checkedAt == nil ? 0 : Int64((UInt64(bitPattern: s.id) &* 0x9E37_79B9_7F4A_7C15) % UInt64(max(1, interval / 10)))
-                return SubscriptionStore.nextAttempt(of: s, interval: interval) + jitter <= now ? (id: s.id, asked: false) : nil
+                return Self.isDue(s, interval: interval, now: now) ? (id: s.id, asked: false) : nil
             }
         }
+    }
+
+    /// Whether subscription `s`'s time came: its next attempt (the interval after its last check, or its
+    /// backoff after a failure) plus a fixed part of up to a tenth of the interval per feed, so that feeds
+    /// added together spread out.
+    private static func isDue(_ s: SubscriptionStore.Subscription, interval: Int64, now: Int64) -> Bool {
+        let jitter = s.checkedAt == nil ? 0 : Int64((UInt64(bitPattern: s.id) &* 0x9E37_79B9_7F4A_7C15) % UInt64(max(1, interval / 10)))
+        return SubscriptionStore.nextAttempt(of: s, interval: interval) + jitter <= now
     }
 
     // MARK: One feed
 
     /// Fetches subscription `id`, records what came, and downloads what is missing of its newest episodes.
-    func refresh(_ id: Int64) async {
+    /// Unless `asked`, only while its time has come: the list `due()` read may be older than a refresh
+    /// that ended since (a feed just added is fetched once, not once more by the next look).
+    func refresh(_ id: Int64, asked: Bool = true) async {
         guard let s = await db({ try $0.find(String(id)) }) ?? nil else { return }
-        let fetcher = FeedFetcher(http: http)
-        let result: FeedFetcher.Result
+        guard asked || Self.isDue(s, interval: Int64(settings.refreshSeconds), now: Self.now()) else { return }
+        let outcome: FetchOutcome
         do {
-            result = try await fetcher.fetch(s.url, etag: s.etag, lastModified: s.lastModified)
+            outcome = try await feedSlots.run { [http] in await Self.fetchAndParse(s, http: http) }
         } catch {
-            if case .cancelled = error { return }
-            await failed(s, "\(error)")
-            return
+            return  // cancelled while waiting for a slot: the service stops
         }
-        switch result {
+        switch outcome {
+        case .cancelled:
+            return
+        case .failed(let reason):
+            await failed(s, reason)
+            return
         case .notModified:
             _ = await db { try $0.recordNotModified(id: id, now: Self.now()) }
             state(s, "fetched")
-        case .fetched(let data, let etag, let lastModified, let finalURL, let permanent):
-            let parsed = await NamedThread.run("podcast-parse") { () -> Result<Feed, FeedError> in
-                do throws(FeedError) { return .success(try FeedParser.parse(data)) } catch { return .failure(error) }
-            }
-            let feed: Feed
-            switch parsed {
-            case .success(let f): feed = f
-            case .failure(let error):
-                await failed(s, "\(error)")
-                return
-            }
+        case .parsed(let feed, let etag, let lastModified, let finalURL, let permanent):
             let fetched = Self.fetchedFeed(feed)
             let moved = permanent && finalURL != s.url ? finalURL : nil
             let added = await db {
@@ -199,6 +208,37 @@ final class PodcastService: Service, PodcastControl, Sendable {
         }
         await download(id)
         await deletePlayed(id)
+    }
+
+    /// What one feed's fetch came to: the feed parsed, unchanged (304), or why not.
+    private enum FetchOutcome: Sendable {
+        case parsed(Feed, etag: String?, lastModified: String?, finalURL: String, permanent: Bool)
+        case notModified
+        case failed(String)
+        case cancelled
+    }
+
+    /// Fetches subscription `s` (conditionally) and parses what came, on a thread of its own.
+    private static func fetchAndParse(_ s: SubscriptionStore.Subscription, http: PodcastHTTP) async -> FetchOutcome {
+        let result: FeedFetcher.Result
+        do {
+            result = try await FeedFetcher(http: http).fetch(s.url, etag: s.etag, lastModified: s.lastModified)
+        } catch {
+            if case .cancelled = error { return .cancelled }
+            return .failed("\(error)")
+        }
+        switch result {
+        case .notModified:
+            return .notModified
+        case .fetched(let data, let etag, let lastModified, let finalURL, let permanent):
+            let parsed = await NamedThread.run("podcast-parse") { () -> Result<Feed, FeedError> in
+                do throws(FeedError) { return .success(try FeedParser.parse(data)) } catch { return .failure(error) }
+            }
+            switch parsed {
+            case .success(let feed): return .parsed(feed, etag: etag, lastModified: lastModified, finalURL: finalURL, permanent: permanent)
+            case .failure(let error): return .failed("\(error)")
+            }
+        }
     }
 
     /// With `delete_played_after_days`, deletes subscription `id`'s episodes played to the end (or marked

@@ -1,5 +1,6 @@
 """A podcast host for PodcastServiceTests: serves /feed.xml (RSS, ETag "v1", 304 on a match), /old.xml (a 301
-to /feed.xml: the feed moved), /page.xml (an HTML page where a feed should be) and the episodes /epN.mp3 from FOLDER. Binds 127.0.0.1 on a free port and
+to /feed.xml: the feed moved), /page.xml (an HTML page where a feed should be), /shows/N.xml (show N: a feed with no episodes, ETag "sN", 304
+on a match) and the episodes /epN.mp3 from FOLDER. Binds 127.0.0.1 on a free port and
 writes it to FOLDER/port; logs one line per request ("METHOD PATH STATUS") to FOLDER/requests.log."""
 import http.server
 import os
@@ -34,6 +35,13 @@ class Handler(http.server.BaseHTTPRequestHandler):
         if self.path == "/old.xml":
             port = self.server.server_address[1]
             return self.answer(301, b"moved", "text/plain", [("Location", f"http://127.0.0.1:{port}/feed.xml")])
+        if self.path.startswith("/shows/") and self.path.endswith(".xml"):
+            n = self.path[len("/shows/"):-len(".xml")]
+            tag = f'"s{n}"'
+            if self.headers.get("If-None-Match") == tag:
+                return self.answer(304, headers=[("ETag", tag)])
+            body = f"<rss version='2.0'><channel><title>Show {n}</title></channel></rss>".encode()
+            return self.answer(200, body, "application/rss+xml", [("ETag", tag)])
         if self.path == "/page.xml":
             return self.answer(200, b"<!DOCTYPE html><html><body><p>Not a feed</p></body></html>", "text/html")
         name = self.path.lstrip("/")
