@@ -44,6 +44,8 @@ public final class EngineLoop: @unchecked Sendable {
     /// `snapshotStamp()`, read by the control server before every `status` poll without a lock: the
     /// publication count shifted left by one, the low bit set while playing. Written on the queue only.
     private let publications = Atomic<UInt64>(0)
+    /// Set once a control client asks to watch the screen (`idle screen`, `watchScreen`).
+    private let screenWatched = Atomic<Bool>(false)
     private var publicationCount: UInt64 = 0
     /// What the loop calls out to (`EngineWiring`), fixed when it is made.
     let rescan: @Sendable () -> Void
@@ -70,6 +72,9 @@ public final class EngineLoop: @unchecked Sendable {
         unixMS = wiring.unixMS
         powerCommands = wiring.powerCommands
         self.engine = engine
+        // Without a display nobody sees frames until a client watches the screen (`watchScreen`): the
+        // Now Playing bar is not drawn for nothing once a second. `screen` renders what it shows itself.
+        self.engine.rendersFrames = display != nil
         self.display = display
         self.stores = stores
         self.playback = playback
@@ -108,6 +113,17 @@ public final class EngineLoop: @unchecked Sendable {
     public func send(_ event: Event) {
         dispatchPrecondition(condition: .notOnQueue(queue))
         queue.sync { handle(event) }
+    }
+
+    /// A control client waits for frames (`idle screen`): from now on the engine renders, as with a
+    /// display; a tick at once renders the screen as it is, and the client hears `screen`.
+    public func watchScreen() {
+        guard screenWatched.compareExchange(expected: false, desired: true, ordering: .relaxed).exchanged else { return }
+        queue.async { [self] in
+            guard !engine.rendersFrames else { return }
+            engine.rendersFrames = true
+            handle(.tick(MonotonicClock.now()))
+        }
     }
 
     /// A report of the audio player, into the queue: what it means for the engine (nothing, when stale).

@@ -118,6 +118,12 @@ final class MPDConnectionHandler: ChannelInboundHandler, @unchecked Sendable {
         eventLoop.execute { [self] in self.context?.close(promise: nil) }
     }
 
+    /// An `idle` that waits for `screen`: the engine is told to render frames (without a display it does
+    /// not until someone watches).
+    private func watchScreenIfAsked(_ result: MPDBatchResult) {
+        if case .idle(let subsystems) = result.continuation, subsystems.contains(.screen) { backend.player.watchScreen() }
+    }
+
     /// Carries out the session's actions until it waits.
     private func drive() {
         guard let context, !busy else { return }
@@ -135,6 +141,7 @@ final class MPDConnectionHandler: ChannelInboundHandler, @unchecked Sendable {
                         statusCache.keep(bytes, for: stamp, on: eventLoop)
                     }
                     statusToKeep = nil
+                    watchScreenIfAsked(result)
                     session.batchFinished(result)
                     continue loop
                 }
@@ -153,6 +160,7 @@ final class MPDConnectionHandler: ChannelInboundHandler, @unchecked Sendable {
                     loop.execute { [self] in
                         busy = false
                         client = output
+                        watchScreenIfAsked(result)
                         session.batchFinished(result)
                         drive()
                     }

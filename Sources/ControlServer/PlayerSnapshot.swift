@@ -89,6 +89,9 @@ public protocol PlayerStateSource: Sendable {
     func input(_ input: RemoteInput)
     /// The frame on the display now, and where the user is (the `screen` extension).
     func screen() -> ScreenSnapshot
+    /// A client waits for frames (`idle screen`): the engine must render from now on even without a
+    /// display. Called on the connection's event loop, without waiting.
+    func watchScreen()
     /// Something the control server changed in the library (stored playlists): idle clients and the
     /// menus hear of it.
     func libraryEdited(_ subsystems: MPDIdleSubsystems)

@@ -91,6 +91,9 @@ public final class PulseAudioOutput: AudioOutput {
         stream = nil
         clockAtFill = nil
         nextWriteFrame = nil
+        gatherUntil = 0
+        pending.removeAll(keepingCapacity: true)
+        deferredError = nil
     }
 
     public var hasStream: Bool { stream != nil }
@@ -103,8 +106,10 @@ public final class PulseAudioOutput: AudioOutput {
 
     public func writableBytes() -> Int {
         guard let stream else { return 0 }
+        sendPending()
         let (writable, played) = stream.writableSizeAndPlayedTime()
         clockAtFill = played
+        gatherUntil = writable
         return writable
     }
 
@@ -118,11 +123,57 @@ public final class PulseAudioOutput: AudioOutput {
             nextWriteFrame = nil
             return try write(bytes, at: frame)
         }
-        do { try requireStream().write(bytes) } catch { throw Self.mapped(error) }
+        if let error = deferredError.take() { throw error }
+        guard gatherUntil > 0 else {
+            do { try requireStream().write(bytes) } catch { throw Self.mapped(error) }
+            return
+        }
+        guard let from = bytes.baseAddress, bytes.count > 0 else { return }
+        let start = pending.count
+        pending.append(contentsOf: repeatElement(0, count: bytes.count))
+        pending.withUnsafeMutableBytes { $0.baseAddress!.advanced(by: start).copyMemory(from: from, byteCount: bytes.count) }
+        if pending.count >= gatherUntil { try writePending() }
+    }
+
+    /// The plain writes of one pass of the audio thread, gathered into one `pa_stream_write`: a decoder that
+    /// hands out one packet a read (Opus's 20 ms, a FLAC or Vorbis block) would otherwise make several writes
+    /// per server request, each a message to the server and a wakeup of libpulse's loop thread. Gathering
+    /// starts when `writableBytes()` says how much the server asked for and ends when that much is
+    /// gathered, or before anything else touches the stream (the next pass's `writableBytes()`, the
+    /// `playedFrames()` that ends every pass, a rewrite, cork, flush or drain), so the server sees the same
+    /// bytes in the same order, a few milliseconds of decoding later at most. An output that is never asked
+    /// `writableBytes()` (a secondary of `MultiOutput`) writes straight through.
+    private var pending: [UInt8] = []
+    /// Bytes asked for by the server at the last `writableBytes()`; 0: write straight through.
+    private var gatherUntil = 0
+    /// A gathered write that failed where no error can be thrown (`writableBytes`, `playedFrames`,
+    /// `takeEvents`): thrown by the next call that can throw. The stream's or the server's end is also posted as an event by libpulse's thread.
+    private var deferredError: AudioOutputError?
+
+    /// Writes what was gathered; from now on writes go straight through until the next `writableBytes()`.
+    private func writePending() throws(AudioOutputError) {
+        gatherUntil = 0
+        if let error = deferredError.take() {
+            pending.removeAll(keepingCapacity: true)
+            throw error
+        }
+        guard !pending.isEmpty else { return }
+        defer { pending.removeAll(keepingCapacity: true) }
+        var failure: PulseError?
+        pending.withUnsafeBytes { bytes in
+            do throws(PulseError) { try requireStream().write(bytes) } catch { failure = error }
+        }
+        if let failure { throw Self.mapped(failure) }
+    }
+
+    /// `writePending()` where nothing can be thrown: a failure waits for the next write.
+    private func sendPending() {
+        do { try writePending() } catch { deferredError = deferredError ?? error }
     }
 
     public func setPaused(_ paused: Bool) throws(AudioOutputError) {
         clockAtFill = nil
+        try writePending()
         do { try requireStream().cork(paused) } catch { throw Self.mapped(error) }
     }
 
@@ -136,6 +187,7 @@ public final class PulseAudioOutput: AudioOutput {
     private var nextWriteFrame: Int64?
 
     public func readFrame() throws(AudioOutputError) -> Int64 {
+        try writePending()
         do {
             let s = try requireStream()
             return try s.readIndex() / Int64(s.spec.frameSize)
@@ -145,6 +197,7 @@ public final class PulseAudioOutput: AudioOutput {
     }
 
     public func write(_ bytes: UnsafeRawBufferPointer, at frame: Int64) throws(AudioOutputError) {
+        try writePending()
         do {
             let s = try requireStream()
             try s.write(bytes, atIndex: frame * Int64(s.spec.frameSize))
@@ -155,6 +208,7 @@ public final class PulseAudioOutput: AudioOutput {
 
     public func flush() throws(AudioOutputError) -> Int64 {
         clockAtFill = nil
+        try writePending()
         do {
             let s = try requireStream()
             return try s.flush() / Int64(s.spec.frameSize)
@@ -164,6 +218,7 @@ public final class PulseAudioOutput: AudioOutput {
     }
 
     public func drain() throws(AudioOutputError) {
+        try writePending()
         do { try requireStream().drain() } catch { throw Self.mapped(error) }
     }
 
@@ -175,6 +230,7 @@ public final class PulseAudioOutput: AudioOutput {
 
     public func playedFrames() -> Int64? {
         guard let stream else { return nil }
+        sendPending()
         let cached = clockAtFill
         clockAtFill = nil
         guard let usec = cached ?? stream.playedTime() else { return nil }
@@ -196,6 +252,7 @@ public final class PulseAudioOutput: AudioOutput {
 
     public func takeEvents() -> [AudioOutputEvent] {
         clockAtFill = nil
+        if stream != nil { sendPending() }
         return signals?.take() ?? []
     }
 

@@ -1,14 +1,19 @@
 #!/usr/bin/env python3
 """Per-thread CPU (schedstat) of `clickwheel run` from `play` to the end of one file, mpg123 beside it.
 
-    python3 contrib/bench/playback_threads.py BINARY MUSIC FILE SECONDS
+    python3 contrib/bench/playback_threads.py BINARY MUSIC FILE SECONDS [--watch-screen]
 
 FILE is relative to MUSIC; SECONDS is about its length (the control socket is not asked anything until
 then, so the control server's thread is not busy answering the wait). Needs a sound server
 (contrib/ci/pulse-start.sh), mpc and mpg123. See README.md, "MP3 playback and memory".
+--watch-screen: before `play`, a client asks `idle screen` once (answered at once), so the service renders
+its frames as it does for a display or a screen watcher (without a display and before any watcher it does
+not render): the same binary with and without the Now Playing render.
 """
-import os, subprocess, sys, time, glob
-binary, music, f = sys.argv[1], sys.argv[2], sys.argv[3]
+import os, socket, subprocess, sys, time, glob
+watch = '--watch-screen' in sys.argv[1:]
+args = [a for a in sys.argv[1:] if a != '--watch-screen']
+binary, music, f = args[0], args[1], args[2]
 work = os.path.join(os.environ.get('TMPDIR', '/tmp'), 'threads'); os.makedirs(work, exist_ok=True)
 sock = os.path.join(work, 'sock'); db = os.path.join(work, 'db.sqlite')
 for p in (sock, db): 
@@ -28,10 +33,15 @@ def threads():
         except OSError: continue
         d[t] = (name, ns)
     return d
+if watch:
+    c = socket.socket(socket.AF_UNIX); c.connect(sock); r = c.makefile('rwb')
+    r.readline(); r.write(b'idle screen\n'); r.flush()
+    while r.readline() not in (b'OK\n', b''): pass
+    c.close()
 mpc('clear'); mpc('add', f)
 m = subprocess.Popen(['mpg123', '-q', '-o', 'pulse', os.path.join(music, f)])
 a = threads(); mpc('play')
-time.sleep(float(sys.argv[4]))
+time.sleep(float(args[3]))
 while True:
     time.sleep(0.2)
     if 'playing' not in mpc('status') : break

@@ -18,6 +18,16 @@ public struct Engine: Sendable {
     public internal(set) var stack: [Page] = [Page(.menu(.main))]
     /// The last frame emitted.
     public internal(set) var frame: Frame?
+    /// False while nothing can see frames (the service without a display, before any client watches the
+    /// screen): events are handled without rendering, `frame` stays nil and no animation asks for ticks.
+    /// The first event after it turns true renders the screen as it is then.
+    public var rendersFrames = true {
+        didSet {
+            guard !rendersFrames else { return }
+            frame = nil
+            screen.frameChangesAt = nil
+        }
+    }
     /// The rows of the lists on screen, paged in from the library.
     var rows = RowCache()
     /// What the screen shows besides the stack: Now Playing's mode, timed notices, the backlight.
@@ -115,6 +125,7 @@ public struct Engine: Sendable {
     }
 
     mutating func renderIfChanged() -> Frame? {
+        guard rendersFrames else { return nil }
         let (new, changesAt) = screen.renderer.renderTimed(view(), now: now)
         screen.frameChangesAt = changesAt
         guard new != frame else { return nil }
