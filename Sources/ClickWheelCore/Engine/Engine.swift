@@ -21,9 +21,11 @@ public struct Engine: Sendable {
     /// False while nothing can see frames (the service without a display, before any client watches the
     /// screen): events are handled without rendering, `frame` stays nil and no animation asks for ticks.
     /// The first event after it turns true renders the screen as it is then.
-    public var rendersFrames = true {
-        didSet {
-            guard !rendersFrames else { return }
+    public var rendersFrames: Bool {
+        get { screen.rendersFrames }
+        set {
+            screen.rendersFrames = newValue
+            guard !newValue else { return }
             frame = nil
             screen.frameChangesAt = nil
         }

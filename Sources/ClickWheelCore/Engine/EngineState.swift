@@ -4,6 +4,8 @@ public struct ScreenState: Sendable {
     /// Now Playing's mode (the centre button cycles it: scrub, rating, …).
     public internal(set) var nowPlayingMode = NowPlayingMode.normal
     var renderer: LCDRenderer
+    /// Whether anything can see frames (`Engine.rendersFrames`).
+    var rendersFrames = true
     /// When time alone may next change the frame (a marquee step…), as the renderer said: nil if never.
     var frameChangesAt: Timestamp?
     /// When the selected row last changed (a long title starts scrolling a while after).
