@@ -61,7 +61,7 @@ extension PlayerLoop {
             report(.failed(trackID: track.id, reason: error.description))
             return
         }
-        if activity == .drainingToEnd {
+        if activity.isDrainingToEnd {
             // It came while the last track drained: keep writing into the same stream instead.
             output.cancelDrain()
             activity = .playing
@@ -107,7 +107,7 @@ extension PlayerLoop {
 
     /// Moves within the track being heard (flush, then decode from there); kept paused if paused.
     private func seek(to seconds: Double) {
-        guard activity != .idle, let point = pendingStart ?? resumePoint() else { return }
+        guard !activity.isIdle, let point = pendingStart ?? resumePoint() else { return }
         let rate = Double(tracks.current?.format.sampleRate ?? stream.timeline.rate)
         let sample = Int64(max(0, seconds) * rate)
         pendingStart = StartPoint(track: point.track, sample: sample, announce: point.announce)

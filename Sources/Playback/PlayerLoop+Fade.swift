@@ -14,7 +14,7 @@ extension PlayerLoop {
     /// heard (`corkAfterFade`). Resuming goes on from the frame after the fade, with a fade-in. A track
     /// change cuts the fade short. False when there is too little queued to fade (the caller corks now).
     func fadeOut() -> Bool {
-        guard activity == .playing, output.hasStream, !cork.isCorked, let format = stream.format else { return false }
+        guard activity.isPlaying, output.hasStream, !cork.isCorked, let format = stream.format else { return false }
         do throws(AudioOutputError) {
             let lead = Int64(format.sampleRate * Self.fadeLeadMilliseconds / 1000)
             let start = try output.readFrame() + lead

@@ -54,12 +54,14 @@ extension PlayerLoop {
     func put(_ bytes: UnsafeMutableRawBufferPointer, format: PCMFormat) -> Bool {
         let frames = bytes.count / format.frameSize
         let samples = bytes.bindMemory(to: Int16.self)
-        if let ramp = fadeIn.advance(by: frames) {
+        // Each part is looked at before it is changed: a change is a checked exclusive access, and mostly
+        // there is no fade-in, no speed change's fade and no rewrite to take.
+        if fadeIn != .none, let ramp = fadeIn.advance(by: frames) {
             Fade.apply(samples, channels: format.channels, offset: ramp.offset, length: ramp.length, rising: true)
         }
-        speech.mixFade(into: samples, frames: frames, channels: format.channels)
+        if speech.fade != nil { speech.mixFade(into: samples, frames: frames, channels: format.channels) }
         do {
-            if let frame = speech.takeRewriteAt() {
+            if speech.rewriteAt != nil, let frame = speech.takeRewriteAt() {
                 try output.write(UnsafeRawBufferPointer(bytes), at: frame)
             } else {
                 try output.write(UnsafeRawBufferPointer(bytes))
@@ -81,7 +83,7 @@ extension PlayerLoop {
     func setSpokenWordSpeed(_ value: Double) {
         guard settings.setSpokenWordSpeed(value) else { return }
         // (Not during a crossfade: neither of its tracks is spoken word; the new speed applies from the next start.)
-        guard activity == .playing, pendingStart == nil, tracks.overlap == nil, output.hasStream, let format = stream.format,
+        guard activity.isPlaying, pendingStart == nil, tracks.overlap == nil, output.hasStream, let format = stream.format,
             let decoder = tracks.current,
             decoder.track.spokenWord || speech.stage != nil || stream.timeline.segments.contains(where: { $0.track.spokenWord })
         else { return }

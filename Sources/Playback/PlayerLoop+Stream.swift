@@ -18,12 +18,12 @@ extension PlayerLoop {
             case .streamFailed: streamLost()
             case .sinkLost: sinkLost()
             case .drained: drained()
-            case .underflow: if activity == .playing { underrun() }
+            case .underflow: if activity.isPlaying { underrun() }
             }
         }
         if case .fadingOut(let until, let deadline, _) = activity { corkAfterFade(until: until, deadline: deadline) }
         if pendingStart != nil { startPending() }
-        if activity == .playing && output.hasStream {
+        if activity.isPlaying && output.hasStream {
             fill()
             uncorkAfterFill()
         }
@@ -115,7 +115,7 @@ extension PlayerLoop {
     func fill() {
         guard let format = stream.format else { return }
         var room = max(output.writableBytes(), Int(max(0, speech.coverUntil - stream.timeline.written)) * format.frameSize)
-        while room >= format.frameSize, activity == .playing, let decoder = tracks.current {
+        while room >= format.frameSize, activity.isPlaying, let decoder = tracks.current {
             var want = min(room, scratch.main.count) / format.frameSize * format.frameSize
             if let before = framesBeforeCrossfade(decoder, format: format) {
                 // The overlap started: read the new current track.
@@ -238,7 +238,7 @@ extension PlayerLoop {
     func streamLost() {
         output.closeStream()
         stream.closed()
-        guard activity != .idle else { return }
+        guard !activity.isIdle else { return }
         if pendingStart == nil { pendingStart = resumePoint() }
         if !paused {
             paused = true
@@ -251,7 +251,7 @@ extension PlayerLoop {
     /// what was heard last), so `setPaused(false)` rewrites the queue from there with the 40 ms ramp instead
     /// of uncorking what was queued at full level (a click).
     private func sinkLost() {
-        guard !paused, activity != .idle else { return }
+        guard !paused, !activity.isIdle else { return }
         logger.notice("audio sink removed; pausing")
         paused = true
         if output.hasStream {
@@ -262,7 +262,7 @@ extension PlayerLoop {
                 outputFailed(error)
             }
         }
-        if activity == .playing, output.hasStream, pendingStart == nil {
+        if activity.isPlaying, output.hasStream, pendingStart == nil {
             updatePosition()
             if let heard = position.heard {
                 // `updatePosition` reported the heard track started already.
@@ -287,7 +287,7 @@ extension PlayerLoop {
         let step = max(1, Int64(positionInterval * Double(rate)))
         let due = position.hear(
             track: now.track, sample: now.sample, step: step, rate: rate, speed: stream.timeline.speed(at: played),
-            reporting: activity != .idle && !paused, now: Date())
+            reporting: !activity.isIdle && !paused, now: Date())
         if due { report(.position(trackID: now.track.id, seconds: Double(now.sample) / Double(rate))) }
     }
 }

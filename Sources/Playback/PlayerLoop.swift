@@ -49,26 +49,41 @@ final class PlayerLoop {
     var answered: UInt64 = 0
     var shuttingDown = false
 
+    // The parts below marked `@exclusivity(unchecked)` are read on every pass and every chunk. Each is a
+    // struct or an enum changed through its own mutating methods, which makes Swift check every access to it
+    // at run time (a call into the runtime each time) where the separate plain properties they replace
+    // needed no check. The checks are left out for them: only the audio thread touches them, from this
+    // class's own methods, and the compiler's static exclusivity checking still sees every access.
+
     /// The sound server: connected or when to try again, and the outputs' health last reported.
+    @exclusivity(unchecked)
     var link = OutputLink()
     static let retryInterval = 0.25
     /// The open stream's format, timeline and recent frames.
+    @exclusivity(unchecked)
     var stream = StreamState()
     /// The current, queued and (during a crossfade) outgoing tracks' decoders.
+    @exclusivity(unchecked)
     var tracks = TrackDecoders()
+    @exclusivity(unchecked)
     var activity = Activity.idle
     /// Whether the player is paused (asked to be, or paused by a lost stream or sink); `cork` is the stream's.
     var paused = false
+    @exclusivity(unchecked)
     var cork = Cork.uncorked
     /// Where to start a stream once one can be opened (a play, seek or resume; after a reconnect).
+    @exclusivity(unchecked)
     var pendingStart: StartPoint?
     /// A resume's fade-in still to ramp.
+    @exclusivity(unchecked)
     var fadeIn = FadeIn.none
     /// What is heard, and when the next position report is due.
+    @exclusivity(unchecked)
     var position = HeardPosition()
     var underrunLog = UnderrunLog()
     var settings = Settings()
     /// Spoken word at another speed: the speech stage and a speed change's rewrite.
+    @exclusivity(unchecked)
     var speech = SpeechState()
     /// What is decoded before it is written, and the old track's frames during a crossfade.
     let scratch = ScratchBuffers()
@@ -131,7 +146,7 @@ final class PlayerLoop {
     private var waitTimeout: Double {
         if let retryAt = link.retryAt { return max(0.01, retryAt.timeIntervalSinceNow) }
         if case .fadingOut = activity { return 0.01 }
-        if activity == .idle || paused { return 1 }
+        if activity.isIdle || paused { return 1 }
         guard output.wakesWhenWritable else { return 0.05 }
         return min(1, max(0.01, position.nextDue.timeIntervalSinceNow))
     }
@@ -177,7 +192,7 @@ final class PlayerLoop {
 
     /// The server went away: remember what was heard, drop the connection, reconnect at `retryAt`.
     func serverLost(_ reason: String, retryAt: Date = Date()) {
-        if activity != .idle, pendingStart == nil { pendingStart = resumePoint() }
+        if !activity.isIdle, pendingStart == nil { pendingStart = resumePoint() }
         output.disconnect()
         link.lost(retryAt: retryAt)
         stream.closed()

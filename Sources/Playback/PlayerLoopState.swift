@@ -298,6 +298,23 @@ extension PlayerLoop {
 }
 
 extension PlayerLoop.Activity {
+    // Tests of the case alone, for the audio thread's checks on every pass and every chunk: `==` would
+    // compare the payloads, and the faded pauses' carry a track (its path: a copy and a release each time).
+    var isIdle: Bool {
+        if case .idle = self { return true }
+        return false
+    }
+
+    var isPlaying: Bool {
+        if case .playing = self { return true }
+        return false
+    }
+
+    var isDrainingToEnd: Bool {
+        if case .drainingToEnd = self { return true }
+        return false
+    }
+
     /// Pausing with a fade-out, or paused after one (a resume fades in).
     var isFadedPause: Bool {
         switch self {
