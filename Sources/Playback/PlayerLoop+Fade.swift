@@ -9,7 +9,7 @@ extension PlayerLoop {
     static let fadeLeadMilliseconds = 40
 
     /// Pauses with a fade-out where audio is moving: a little past what the server reads now, the queued
-    /// frames (from `history`: exactly what would be heard) are written again ramped down to silence over
+    /// frames (from `stream.history`: exactly what would be heard) are written again ramped down to silence over
     /// `Fade.milliseconds`, and silence over the rest of the queue; the stream is corked once the fade was
     /// heard (`corkAfterFade`). Resuming goes on from the frame after the fade, with a fade-in. A track
     /// change cuts the fade short. False when there is too little queued to fade (the caller corks now).

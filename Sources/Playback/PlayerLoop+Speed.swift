@@ -49,7 +49,7 @@ extension PlayerLoop {
     }
 
     /// Writes output frames into the stream: the fade-in of a resume and the crossfade of a speed change
-    /// applied, at `rewriteAt` when a rewrite starts; keeps the timeline and the history. False when the
+    /// applied, at `speech.rewriteAt` when a rewrite starts; keeps the timeline and the history. False when the
     /// output failed (handled).
     func put(_ bytes: UnsafeMutableRawBufferPointer, format: PCMFormat) -> Bool {
         let frames = bytes.count / format.frameSize
@@ -78,7 +78,7 @@ extension PlayerLoop {
     /// Settings → Audiobooks changed. Spoken word being heard changes speed within ~100 ms, without a
     /// click: from a little past what the server reads now (`fadeLeadMilliseconds`), the queue is written
     /// again at the new speed from the same place in the track, the first `Fade.milliseconds` crossfaded
-    /// with what was queued there (from `history`). A start (play, seek, resume) picks the speed up by
+    /// with what was queued there (from `stream.history`). A start (play, seek, resume) picks the speed up by
     /// itself; music is not touched.
     func setSpokenWordSpeed(_ value: Double) {
         guard settings.setSpokenWordSpeed(value) else { return }

@@ -31,7 +31,7 @@ extension PlayerLoop {
     }
 
     /// Starts the stream at `pendingStart`: flushes the open stream when the format matches, else opens a
-    /// new one. The decoder for that track becomes `current` (a later one already open goes back to queued).
+    /// new one. The decoder for that track becomes `tracks.current` (a later one already open goes back to queued).
     func startPending() {
         guard let point = pendingStart else { return }
         pendingStart = nil
@@ -110,7 +110,7 @@ extension PlayerLoop {
     }
 
     /// Decodes and writes as much as the stream takes now (more while a speed change rewrites the queue:
-    /// up to `coverUntil`). Spoken word at another speed goes through the speech stage: its ready output
+    /// up to `speech.coverUntil`). Spoken word at another speed goes through the speech stage: its ready output
     /// is written first, and a decoded chunk is fed to it when it has none.
     func fill() {
         guard let format = stream.format else { return }

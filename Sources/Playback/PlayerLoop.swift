@@ -12,12 +12,12 @@ final class PlayerLoop {
     /// What the thread is doing with the stream.
     enum Activity: Equatable {
         case idle
-        /// Decoding `current` and writing it.
+        /// Decoding `tracks.current` and writing it.
         case playing
         /// Everything is written and nothing is queued: waiting for the drain to say it was heard.
         case drainingToEnd
         /// The next audio needs another stream format: waiting for the drain, then a new stream starts with
-        /// `current` at `sample`.
+        /// `tracks.current` at `sample`.
         case drainingForFormat(sample: Int64, announce: Bool)
         /// Pausing: the fade-out is written after a flush; the stream is corked once the clock passes
         /// `until` (or at `deadline`, should the clock stall). `resumeFrom` says where to go on.
