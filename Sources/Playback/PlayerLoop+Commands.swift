@@ -16,52 +16,52 @@ extension PlayerLoop {
         case .soundCheck(let on): setSoundCheck(on)
         case .spokenWordSpeed(let speed): setSpokenWordSpeed(speed)
         case .crossfade(let seconds): setCrossfade(seconds)
-        case .click(let v): if connected { output.playClick(volume: v) }
+        case .click(let v): if link.isConnected { output.playClick(volume: v) }
         case .outputEnabled(let index, let on):
             guard let outputs = output as? MultiOutput else { break }
             outputs.setEnabled(index, on)
             // Turned on while nothing could play: try it now rather than at the next retry.
-            if on && !connected { nextAttempt = .distantPast }
+            if on { link.retryNow() }
         case .shutdown: shuttingDown = true
         }
     }
 
     /// Replaces whatever plays with `track` from `seconds`; clears the queued next track and any pause.
     private func play(_ track: AudioTrack, seconds: Double) {
-        queued = nil
+        tracks.queued = nil
         // A skip cuts, as in MPD: an overlap being written is dropped with the rest of the queue.
-        overlap = nil
+        tracks.overlap = nil
         paused = false
         let decoder: any TrackDecoder
         do {
-            decoder = try Decoders.open(track, soundCheck: soundCheck)
+            decoder = try Decoders.open(track, soundCheck: settings.soundCheck)
         } catch {
             logger.warning("skipping track \(track.id): \(error)")
             report(.failed(trackID: track.id, reason: error.description))
             stop(reporting: false)
             return
         }
-        current = decoder
-        heard = nil
+        tracks.current = decoder
+        position.heard = nil
         activity = .playing
         let sample = Int64(max(0, seconds) * Double(decoder.format.sampleRate))
         pendingStart = StartPoint(track: track, sample: sample, announce: true)
-        if connected { startPending() }
+        if link.isConnected { startPending() }
     }
 
     /// Sets (or with nil clears) the track that follows the current one without a gap. It is opened and
     /// its first frame decoded now, so a bad file is reported before it is due.
     private func enqueue(_ track: AudioTrack?) {
-        queued = nil
+        tracks.queued = nil
         guard let track else { return }
         do {
-            queued = try Decoders.open(track, soundCheck: soundCheck)
+            tracks.queued = try Decoders.open(track, soundCheck: settings.soundCheck)
         } catch {
             logger.warning("skipping queued track \(track.id): \(error)")
             report(.failed(trackID: track.id, reason: error.description))
             return
         }
-        if activity == .drainingToEnd {
+        if activity.isDrainingToEnd {
             // It came while the last track drained: keep writing into the same stream instead.
             output.cancelDrain()
             activity = .playing
@@ -78,11 +78,11 @@ extension PlayerLoop {
             report(.paused(.command))
             return
         }
-        if !pause, activity == .fadedOut || activity.isFadingOut {
-            if var point = resumeFrom ?? resumePoint() {
+        if !pause, activity.isFadedPause {
+            if var point = activity.resumeFrom ?? resumePoint() {
                 point.fadeIn = true
                 pendingStart = point
-                if connected { startPending() }
+                if link.isConnected { startPending() }
             } else {
                 activity = .playing
             }
@@ -94,10 +94,10 @@ extension PlayerLoop {
             // with the fade-in too.
             pendingStart?.fadeIn = true
         }
-        if output.hasStream && corked != pause {
+        if output.hasStream && cork.isCorked != pause {
             do {
                 try output.setPaused(pause)
-                corked = pause
+                cork = Cork(corked: pause)
             } catch {
                 outputFailed(error)
             }
@@ -107,45 +107,43 @@ extension PlayerLoop {
 
     /// Moves within the track being heard (flush, then decode from there); kept paused if paused.
     private func seek(to seconds: Double) {
-        guard activity != .idle, let point = pendingStart ?? resumePoint() else { return }
-        let rate = Double(current?.format.sampleRate ?? timeline.rate)
+        guard !activity.isIdle, let point = pendingStart ?? resumePoint() else { return }
+        let rate = Double(tracks.current?.format.sampleRate ?? stream.timeline.rate)
         let sample = Int64(max(0, seconds) * rate)
         pendingStart = StartPoint(track: point.track, sample: sample, announce: point.announce)
-        if connected { startPending() }
+        if link.isConnected { startPending() }
         report(.position(trackID: point.track.id, seconds: Double(sample) / rate))
     }
 
     /// Stops and drops the stream so the sink may suspend; the connection stays for clicks.
     func stop(reporting: Bool) {
-        queued = nil
-        current = nil
-        overlap = nil
+        tracks.queued = nil
+        tracks.current = nil
+        tracks.overlap = nil
         if output.hasStream { output.closeStream() }
-        streamFormat = nil
-        timeline.clear()
-        speech = nil
-        crossfade = nil
-        rewriteAt = nil
+        stream.closed()
+        stream.timeline.clear()
+        speech.stage = nil
+        speech.endRewrite()
         activity = .idle
         pendingStart = nil
-        resumeFrom = nil
-        uncorkWhenFilled = false
-        heard = nil
+        if cork == .corkedUntilFilled { cork = .corked }
+        position.heard = nil
         paused = false
         if reporting { report(.stopped) }
     }
 
     /// Turns Sound Check on or off, for the tracks open now too (what is already buffered keeps its level).
     private func setSoundCheck(_ on: Bool) {
-        soundCheck = on
-        current?.applyReplayGain(on)
-        queued?.applyReplayGain(on)
-        overlap?.outgoing.applyReplayGain(on)
+        settings.soundCheck = on
+        tracks.current?.applyReplayGain(on)
+        tracks.queued?.applyReplayGain(on)
+        tracks.overlap?.outgoing.applyReplayGain(on)
     }
 
     private func setVolume(_ v: Int) {
-        volume = max(0, min(100, v))
+        settings.setVolume(v)
         guard output.hasStream else { return }
-        do { try output.setVolume(volume) } catch { outputFailed(error) }
+        do { try output.setVolume(settings.volume) } catch { outputFailed(error) }
     }
 }

@@ -47,7 +47,7 @@ extension PlayerLoop {
     /// Sets the crossfade in whole seconds (0: tracks join gaplessly). An overlap being written goes on;
     /// the new length applies from the next track change.
     func setCrossfade(_ seconds: Int) {
-        crossfadeSeconds = max(0, seconds)
+        settings.setCrossfade(seconds)
     }
 
     /// Whether a track of `decoder` may take part in a crossfade of `window` frames into or out of the
@@ -62,21 +62,21 @@ extension PlayerLoop {
     /// overlap's start it starts it (the queued decoder becomes current, `decoder` the outgoing one) and
     /// returns 0: read the new current track.
     func framesBeforeCrossfade(_ decoder: any TrackDecoder, format: PCMFormat) -> Int? {
-        guard crossfadeSeconds > 0, overlap == nil, speech == nil, rewriteAt == nil, let next = queued,
-            let length = decoder.length, let last = timeline.segments.last, last.track == decoder.track,
+        guard settings.crossfadeSeconds > 0, tracks.overlap == nil, speech.stage == nil, speech.rewriteAt == nil, let next = tracks.queued,
+            let length = decoder.length, let last = stream.timeline.segments.last, last.track == decoder.track,
             last.speed == 1
         else { return nil }
-        let window = Int64(crossfadeSeconds) * Int64(format.sampleRate)
+        let window = Int64(settings.crossfadeSeconds) * Int64(format.sampleRate)
         guard crossfadable(decoder, window: window, format: format), crossfadable(next, window: window, format: format)
         else { return nil }
-        let position = last.firstSample + (timeline.written - last.start)
+        let position = last.firstSample + (stream.timeline.written - last.start)
         let remaining = length - position
         guard remaining > 0 else { return nil }
         if remaining > window { return Int(remaining - window) }
-        queued = nil
-        current = next
-        overlap = Overlap(outgoing: decoder, outgoingStart: position, total: Int(remaining))
-        timeline.append(next.track)
+        tracks.queued = nil
+        tracks.current = next
+        tracks.overlap = Overlap(outgoing: decoder, outgoingStart: position, total: Int(remaining))
+        stream.timeline.append(next.track)
         return 0
     }
 
@@ -84,14 +84,14 @@ extension PlayerLoop {
     /// as many frames of the old track and sums the two with the overlap's gains. The overlap ends with
     /// the old track.
     func mixOverlap(_ bytes: UnsafeMutableRawBufferPointer, format: PCMFormat) {
-        guard var o = overlap else { return }
+        guard var o = tracks.overlap else { return }
         let count = bytes.count
         var got = 0
         var ended = false
         // A run of empty reads (damage being skipped) ends in `.failed`; guarded anyway.
         var emptyReads = 0
         while got < count, !ended, emptyReads < 64 {
-            let into = UnsafeMutableRawBufferPointer(rebasing: overlapBuffer[got..<count])
+            let into = UnsafeMutableRawBufferPointer(rebasing: scratch.overlap[got..<count])
             switch o.outgoing.read(into: into) {
             case .data(let n):
                 got += n
@@ -105,12 +105,12 @@ extension PlayerLoop {
             }
         }
         if got < count {
-            UnsafeMutableRawBufferPointer(rebasing: overlapBuffer[got..<count]).initializeMemory(as: UInt8.self, repeating: 0)
+            UnsafeMutableRawBufferPointer(rebasing: scratch.overlap[got..<count]).initializeMemory(as: UInt8.self, repeating: 0)
         }
         let channels = format.channels
         let frames = count / format.frameSize
         let new = bytes.bindMemory(to: Int16.self)
-        let old = UnsafeMutableRawBufferPointer(rebasing: overlapBuffer[0..<count]).bindMemory(to: Int16.self)
+        let old = UnsafeMutableRawBufferPointer(rebasing: scratch.overlap[0..<count]).bindMemory(to: Int16.self)
         for f in 0..<frames {
             let t = min(1, (Double(o.done + f) + 0.5) / Double(o.total))
             let up = sin(t * .pi / 2), down = cos(t * .pi / 2)
@@ -124,21 +124,21 @@ extension PlayerLoop {
             if o.outgoing.skippedDamage > 0 {
                 logger.notice("track \(o.outgoing.track.id): skipped \(o.outgoing.skippedDamage) damaged stretch(es)")
             }
-            overlap = nil
+            tracks.overlap = nil
         } else {
-            overlap = o
+            tracks.overlap = o
         }
     }
 
     /// A start point (`startPending`) and the overlap: a resume after a faded pause inside it goes on
     /// with it (the old track sought to the place that matches the point); anything else ends it.
     func overlapAfterStart(at point: StartPoint) {
-        guard let o = overlap else { return }
-        overlap = nil
-        guard point.fadeIn, point.track == current?.track, point.sample < Int64(o.total) else { return }
+        guard let o = tracks.overlap else { return }
+        tracks.overlap = nil
+        guard point.fadeIn, point.track == tracks.current?.track, point.sample < Int64(o.total) else { return }
         do {
             try o.outgoing.seek(toSample: o.outgoingStart + point.sample)
-            overlap = Overlap(outgoing: o.outgoing, outgoingStart: o.outgoingStart, total: o.total, done: Int(point.sample))
+            tracks.overlap = Overlap(outgoing: o.outgoing, outgoingStart: o.outgoingStart, total: o.total, done: Int(point.sample))
         } catch {
             logger.warning("track \(o.outgoing.track.id): cannot go back into its crossfade (\(error)); the next track goes on alone")
         }

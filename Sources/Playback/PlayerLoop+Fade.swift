@@ -9,19 +9,19 @@ extension PlayerLoop {
     static let fadeLeadMilliseconds = 40
 
     /// Pauses with a fade-out where audio is moving: a little past what the server reads now, the queued
-    /// frames (from `history`: exactly what would be heard) are written again ramped down to silence over
+    /// frames (from `stream.history`: exactly what would be heard) are written again ramped down to silence over
     /// `Fade.milliseconds`, and silence over the rest of the queue; the stream is corked once the fade was
     /// heard (`corkAfterFade`). Resuming goes on from the frame after the fade, with a fade-in. A track
     /// change cuts the fade short. False when there is too little queued to fade (the caller corks now).
     func fadeOut() -> Bool {
-        guard activity == .playing, output.hasStream, !corked, let format = streamFormat else { return false }
+        guard activity.isPlaying, output.hasStream, !cork.isCorked, let format = stream.format else { return false }
         do throws(AudioOutputError) {
             let lead = Int64(format.sampleRate * Self.fadeLeadMilliseconds / 1000)
             let start = try output.readFrame() + lead
-            let end = timeline.written
-            let count = Int(min(Int64(Fade.frames(rate: format.sampleRate)), timeline.framesInSegment(from: start)))
-            guard count > 0, end > start, let here = timeline.position(at: start),
-                var fade = history.frames(from: start, count: count)
+            let end = stream.timeline.written
+            let count = Int(min(Int64(Fade.frames(rate: format.sampleRate)), stream.timeline.framesInSegment(from: start)))
+            guard count > 0, end > start, let here = stream.timeline.position(at: start),
+                var fade = stream.history.frames(from: start, count: count)
             else { return false }
             fade.withUnsafeMutableBufferPointer {
                 Fade.apply($0, channels: format.channels, offset: 0, length: count, rising: false)
@@ -34,14 +34,14 @@ extension PlayerLoop {
                 return nil
             }
             if let failure { throw failure }
-            let announce = !timeline.isHeard(at: start)
-            timeline.cut(at: start + Int64(count))
-            let after = timeline.position(at: start + Int64(count))?.sample ?? here.sample + Int64(count)
-            resumeFrom = StartPoint(track: here.track, sample: after, announce: announce)
+            let announce = !stream.timeline.isHeard(at: start)
+            stream.timeline.cut(at: start + Int64(count))
+            let after = stream.timeline.position(at: start + Int64(count))?.sample ?? here.sample + Int64(count)
             // Cork well after the fade's end, in the silence after it: pipewire-pulse's clock runs ahead of
             // what leaves its graph, so a cork soon after the end cuts the fade's last milliseconds.
             activity = .fadingOut(
-                until: start + Int64(count) + Self.corkDelay(format), deadline: Date(timeIntervalSinceNow: 0.8))
+                until: start + Int64(count) + Self.corkDelay(format), deadline: Date(timeIntervalSinceNow: 0.8),
+                resumeFrom: StartPoint(track: here.track, sample: after, announce: announce))
         } catch {
             outputFailed(error)
         }
@@ -69,8 +69,8 @@ extension PlayerLoop {
         guard (output.playedFrames() ?? 0) >= until || Date() >= deadline else { return }
         do {
             try output.setPaused(true)
-            corked = true
-            activity = .fadedOut
+            cork = .corked
+            activity.fadeHeard()
         } catch {
             outputFailed(error)
         }
@@ -79,22 +79,16 @@ extension PlayerLoop {
     /// After a resume's flush the stream stays corked until the fade-in is written (`fill`): uncorked and
     /// empty, the server would run on in silence and drop the start of what comes.
     func uncorkAfterFill() {
-        guard uncorkWhenFilled, output.hasStream, let first = timeline.segments.first, timeline.written > first.start
+        guard cork == .corkedUntilFilled, output.hasStream, let first = stream.timeline.segments.first, stream.timeline.written > first.start
         else { return }
-        uncorkWhenFilled = false
-        guard !paused, corked else { return }
+        cork = .corked
+        guard !paused else { return }
         do {
             try output.setPaused(false)
-            corked = false
+            cork = .uncorked
         } catch {
             outputFailed(error)
         }
     }
 }
 
-extension PlayerLoop.Activity {
-    var isFadingOut: Bool {
-        if case .fadingOut = self { return true }
-        return false
-    }
-}
