@@ -18,7 +18,7 @@ if [ "$runtime_only" = 0 ]; then
          python3-mutagen python3-mpd tmux ffmpeg flac opus-tools vorbis-tools time mpdscribble espeak-ng
          snapserver snapclient libasound2-plugins python3-dbus python3-gi python3-musicbrainzngs
          chromium chromium-driver python3-selenium  # the web remote's browser test (contrib/ci/web-tests.sh)
-         debootstrap lintian dpkg-dev)  # the Debian package's test (contrib/ci/package-test.sh)
+         debootstrap lintian dpkg-dev systemd-container)  # the Debian package's test (contrib/ci/package-test.sh)
 fi
 [ "${WITH_PIPEWIRE:-0}" = 1 ] && PKGS+=(pipewire pipewire-pulse wireplumber dbus-daemon)
 

@@ -11,12 +11,16 @@
 #   6. an upgrade to a second build (another version, the same binary) keeps the database, a
 #      sticker, and an edited configuration
 #   7. `apt-get remove` keeps the data and the user; `apt-get purge` leaves nothing of the package
+#   8. the systemd path: a second cached root with systemd, booted with `systemd-nspawn
+#      -b`; `apt-get install` there enables and starts the unit, which answers `mpc status` on
+#      /run/clickwheel/socket; an upgrade restarts it; `remove` stops it; `purge` removes its state
 # Prints the time taken (cold: the root was made by this run; cached: reused).
 #
 # Usage: contrib/ci/package-test.sh        (as root: debootstrap, chroot, mount)
 # Env: CLICKWHEEL_DEBOOTSTRAP_CACHE (default /var/cache/clickwheel-debootstrap; remove it for a cold run),
 #      DEBIAN_MIRROR (default: the Debian mirror in /etc/apt/sources.list*), KEEP=1 (keep the work dir),
-#      CLICKWHEEL_BINARY (package this static binary instead of building one).
+#      CLICKWHEEL_BINARY (package this static binary instead of building one),
+#      SYSTEMD_TEST (0 skips step 8, which needs systemd-nspawn from systemd-container; default 1).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 repo="$PWD"
@@ -29,17 +33,23 @@ trap 'printf "[package-test] FAIL: line %s: %s\n" "$LINENO" "$BASH_COMMAND" >&2'
 
 [ "$(id -u)" -eq 0 ] || die "run as root (debootstrap, chroot, mount)"
 SKIP_APT_UPDATE="${SKIP_APT_UPDATE:-1}" bash contrib/ci/install-deps.sh
-for t in debootstrap lintian dpkg-shlibdeps mpc sox lame; do command -v "$t" >/dev/null || die "$t missing"; done
+for t in debootstrap lintian dpkg-shlibdeps mpc sox lame nsenter; do command -v "$t" >/dev/null || die "$t missing"; done
 
 CACHE="${CLICKWHEEL_DEBOOTSTRAP_CACHE:-/var/cache/clickwheel-debootstrap}"
 pristine="$CACHE/bookworm-minbase"
 work="$(mktemp -d /var/tmp/cw-pkgtest.XXXXXX)"   # short: the socket path inside the root must fit 108 bytes
 root="$work/root"
-svc_pid=""
+sdroot="$work/sdroot"
+svc_pid="" nspawn_pid=""
 
 cleanup() {
   [ -z "$svc_pid" ] || kill "$svc_pid" 2>/dev/null || true
-  for m in "$root/proc" "$root/sys" "$root"; do mountpoint -q "$m" 2>/dev/null && umount -l "$m"; done
+  if [ -n "$nspawn_pid" ] && kill -0 "$nspawn_pid" 2>/dev/null; then
+    kill -TERM "$nspawn_pid" 2>/dev/null || true   # nspawn asks the container's systemd to shut down
+    for _ in $(seq 1 100); do kill -0 "$nspawn_pid" 2>/dev/null || break; sleep 0.1; done
+    kill -KILL "$nspawn_pid" 2>/dev/null || true
+  fi
+  for m in "$root/proc" "$root/sys" "$root" "$sdroot"; do mountpoint -q "$m" 2>/dev/null && umount -l "$m"; done
   if [ "${KEEP:-0}" = 1 ]; then
     log "kept $work"
   elif [ -z "$(findmnt -rn -o TARGET | grep -F "$work/" || true)" ]; then
@@ -79,23 +89,27 @@ apt_uris() {
 mirror="${DEBIAN_MIRROR:-$(apt_uris | grep -E '/debian/?$' | head -n 1 || true)}"
 mirror="${mirror:-http://deb.debian.org/debian}"
 security="$(apt_uris | grep -E '/debian-security/?$' | head -n 1 || true)"
-cold=cached
-if [ ! -x "$pristine/usr/bin/apt-get" ]; then
+# make_root DIR [debootstrap options]: a bookworm minbase root in DIR with the Debian sources, unless one is there.
+make_root() {
+  local dir="$1"; shift
+  [ ! -x "$dir/usr/bin/apt-get" ] || return 0
   cold=cold
-  log "debootstrap --variant=minbase bookworm $pristine $mirror"
-  rm -rf "$pristine.new"; mkdir -p "$CACHE"
-  t0=$(date +%s)
-  debootstrap --variant=minbase bookworm "$pristine.new" "$mirror" > "$work/debootstrap.log" 2>&1 ||
+  log "debootstrap --variant=minbase $* bookworm $dir $mirror"
+  rm -rf "$dir.new"; mkdir -p "$CACHE"
+  local t0; t0=$(date +%s)
+  debootstrap --variant=minbase "$@" bookworm "$dir.new" "$mirror" > "$work/debootstrap.log" 2>&1 ||
     { tail -n 20 "$work/debootstrap.log" >&2; die "debootstrap failed"; }
   {
     echo "deb $mirror bookworm main"
     echo "deb $mirror bookworm-updates main"
     [ -z "$security" ] || echo "deb $security bookworm-security main"
-  } > "$pristine.new/etc/apt/sources.list"
-  rm -f "$pristine.new/var/cache/apt/archives/"*.deb
-  rm -rf "$pristine"; mv "$pristine.new" "$pristine"
-  log "root made in $(( $(date +%s) - t0 )) s, $(du -sh "$pristine" | cut -f1)"
-fi
+  } > "$dir.new/etc/apt/sources.list"
+  rm -f "$dir.new/var/cache/apt/archives/"*.deb
+  rm -rf "$dir"; mv "$dir.new" "$dir"
+  log "root made in $(( $(date +%s) - t0 )) s, $(du -sh "$dir" | cut -f1)"
+}
+cold=cached
+make_root "$pristine"
 # The copy goes to a tmpfs where memory allows: removing the installed root from disk takes longer
 # than the whole test (about 90 s here); unmounting the tmpfs takes none. KEEP=1: on disk.
 mkdir -p "$root"
@@ -236,5 +250,82 @@ while read -r path; do
   [ -z "$path" ] || [ -d "$root$path" ] || [ ! -e "$root$path" ] || die "left behind: $path"
 done < <(dpkg-deb --fsys-tarfile "$deb1" | tar -t | sed 's|/$||')
 pass "remove kept data and user; purge: dpkg -L empty, /var/lib/clickwheel, /etc/clickwheel, user and group gone, no file left"
+
+# --- 8. The systemd path: a root with systemd, booted with systemd-nspawn. -----------------------
+# postinst starts the unit only where systemd runs, prerm stops it; steps 1-7 run in a chroot, where
+# neither happens. Here the package is installed with apt inside a booted container (commands enter
+# it with nsenter: the host needs no systemd, machined or D-Bus; nspawn runs with --register=no
+# --keep-unit for that reason), and the unit's state is read from the container's systemd.
+if [ "${SYSTEMD_TEST:-1}" = 1 ]; then
+  command -v systemd-nspawn >/dev/null || die "step 8 needs systemd-nspawn (package systemd-container; SYSTEMD_TEST=0 skips it)"
+  t8=$(date +%s)
+  for m in "$root/proc" "$root/sys" "$root"; do mountpoint -q "$m" && umount -l "$m"; done   # its memory back
+  pristine_sd="$CACHE/bookworm-systemd"
+  make_root "$pristine_sd" --include=systemd,systemd-sysv,dbus
+  mkdir -p "$sdroot"
+  if [ "${KEEP:-0}" != 1 ] && [ "$(awk '$1 == "MemAvailable:" { print int($2 / 1024) }' /proc/meminfo)" -gt 4096 ]; then
+    mount -t tmpfs -o size=3g,mode=0755 cw-pkgtest-sd "$sdroot"
+  fi
+  cp -a "$pristine_sd/." "$sdroot/"
+  cp "$deb1" "$deb2" "$sdroot/root/"   # not /tmp: the booted system mounts a tmpfs there
+  systemd-nspawn -D "$sdroot" -b --register=no --keep-unit --console=passive --resolv-conf=copy-host \
+    -M "cw-pkgtest-$$" > "$work/nspawn.log" 2>&1 &
+  nspawn_pid=$!
+  leader=""
+  for _ in $(seq 1 200); do
+    leader="$(pgrep -P "$nspawn_pid" -x systemd || true)"; [ -z "$leader" ] || break
+    kill -0 "$nspawn_pid" 2>/dev/null || { cat "$work/nspawn.log" >&2; die "systemd-nspawn exited"; }
+    sleep 0.1
+  done
+  [ -n "$leader" ] || { cat "$work/nspawn.log" >&2; die "no systemd in the container"; }
+  in_sd() { nsenter -t "$leader" -a /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin LANG=C.UTF-8 DEBIAN_FRONTEND=noninteractive "$@"; }
+  for _ in $(seq 1 300); do in_sd test -S /run/systemd/private 2>/dev/null && break; sleep 0.1; done
+  boot_state="$(in_sd systemctl is-system-running --wait 2>/dev/null || true)"
+  [ "$boot_state" = running ] || log "the container's systemd: $boot_state ($(in_sd systemctl --failed --no-legend --plain | tr '\n' ';'))"
+  in_sd test -d /run/systemd/system || die "the container does not look like a systemd system"
+  pass "booted $(basename "$pristine_sd") with systemd-nspawn: $boot_state"
+
+  in_sd apt-get "${APT[@]}" update > "$work/sd-apt-update.log" 2>&1 || { cat "$work/sd-apt-update.log" >&2; die "apt-get update in the container failed"; }
+  in_sd apt-get "${APT[@]}" install "/root/$(basename "$deb1")" > "$work/sd-install.log" 2>&1 ||
+    { tail -n 30 "$work/sd-install.log" >&2; die "apt-get install in the container failed"; }
+  sd_sock="/proc/$leader/root/run/clickwheel/socket"   # the container's /run, from the host
+  sd_wait_socket() {
+    for _ in $(seq 1 100); do mpc -q -h "$sd_sock" status >/dev/null 2>&1 && return 0; sleep 0.1; done
+    in_sd systemctl status --no-pager clickwheel >&2 || true
+    in_sd journalctl --no-pager -n 30 -u clickwheel >&2 || true
+    die "the unit does not answer on /run/clickwheel/socket"
+  }
+  [ "$(in_sd systemctl is-enabled clickwheel)" = enabled ] || die "the unit is not enabled"
+  [ "$(in_sd systemctl is-active clickwheel)" = active ] || { in_sd journalctl --no-pager -n 30 -u clickwheel >&2; die "postinst did not start the unit"; }
+  sd_wait_socket
+  [ "$(in_sd stat -c '%U' /proc/"$(in_sd systemctl show -P MainPID clickwheel)")" = clickwheel ] || die "the service does not run as user clickwheel"
+  pid1="$(in_sd systemctl show -P MainPID clickwheel)"
+  pass "systemd: installed, unit enabled and active (pid $pid1, user clickwheel), mpc status on /run/clickwheel/socket: $(mpc -h "$sd_sock" status | tr '\n' ' ')"
+
+  in_sd apt-get "${APT[@]}" install "/root/$(basename "$deb2")" > "$work/sd-upgrade.log" 2>&1 ||
+    { tail -n 30 "$work/sd-upgrade.log" >&2; die "the upgrade in the container failed"; }
+  [ "$(in_sd systemctl is-active clickwheel)" = active ] || die "the unit is not active after the upgrade"
+  pid2="$(in_sd systemctl show -P MainPID clickwheel)"
+  [ "$pid2" != "$pid1" ] || die "the upgrade did not restart the service (pid $pid1)"
+  sd_wait_socket
+  pass "systemd: upgrade to $v2 restarted the unit (pid $pid1 → $pid2), it answers again"
+
+  in_sd apt-get "${APT[@]}" remove clickwheel > "$work/sd-remove.log" 2>&1 || die "apt-get remove in the container failed"
+  state="$(in_sd systemctl is-active clickwheel || true)"
+  [ "$state" = inactive ] || die "after remove the unit is '$state', not inactive"
+  [ "$(in_sd systemctl show -P MainPID clickwheel)" = 0 ] || die "the unit still has a main process after remove"
+  in_sd test -d /var/lib/clickwheel || die "remove did not keep /var/lib/clickwheel"
+  in_sd apt-get "${APT[@]}" purge clickwheel > "$work/sd-purge.log" 2>&1 || die "apt-get purge in the container failed"
+  in_sd systemctl daemon-reload
+  load="$(in_sd systemctl show -P LoadState clickwheel)"
+  [ "$load" = not-found ] || die "after purge the unit's LoadState is '$load'"
+  left="$(in_sd find /etc/systemd /var/lib/systemd /var/lib/clickwheel /etc/clickwheel /run/clickwheel -iname '*clickwheel*' 2>/dev/null || true)"
+  [ -z "$left" ] || die "after purge: $left"
+  ! in_sd getent passwd clickwheel >/dev/null || die "the user clickwheel is still there after purge"
+  in_sd systemctl poweroff >/dev/null 2>&1 || true
+  for _ in $(seq 1 200); do kill -0 "$nspawn_pid" 2>/dev/null || break; sleep 0.1; done
+  wait "$nspawn_pid" 2>/dev/null || true; nspawn_pid=""
+  pass "systemd: remove stopped the unit and kept the data; purge: unit not found, no state left; container shut down ($(( $(date +%s) - t8 )) s for step 8)"
+fi
 
 log "all checks passed in $(( $(date +%s) - t_start )) s ($cold root)"
