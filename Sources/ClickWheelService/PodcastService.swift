@@ -484,6 +484,15 @@ final class PodcastService: Service, PodcastControl, Sendable {
         ask(s.id)
     }
 
+    func setKeep(_ what: String, _ keep: Int?) throws {
+        guard let s = try store.find(what) else { throw SubscriptionStore.Failure.noSuchSubscription(what) }
+        try store.setKeep(id: s.id, keep)
+        logger.info("podcasts: \(s.url) keeps \(keep.map { "its \($0) newest episodes" } ?? "the configured number of episodes")")
+        changed()
+        // A larger number downloads the episodes now wanted (the fetch is a conditional one).
+        ask(s.id)
+    }
+
     private func ask(_ id: Int64) {
         asked.withLock { _ = $0.ids.insert(id) }
         wake.yield()

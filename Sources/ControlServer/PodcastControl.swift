@@ -14,4 +14,7 @@ public protocol PodcastControl: Sendable {
     func delete(_ what: String) throws
     /// Fetches the subscription `what` names now (nil: every one); returns at once.
     func update(_ what: String?) throws
+    /// Sets how many of the newest episodes the subscription `what` names keeps downloaded (nil: the
+    /// configuration's `keep`); more than before are downloaded soon.
+    func setKeep(_ what: String, _ keep: Int?) throws
 }

@@ -72,6 +72,7 @@ extension ControlCommands {
         row("plchangesposid", .between(1, 2), .read, plchangesposid),
         row("podcastadd", .exactly(1), .control, podcastadd),
         row("podcastdelete", .exactly(1), .control, podcastdelete),
+        row("podcastkeep", .between(1, 2), .control, podcastkeep),
         row("podcastlist", .none, .read, podcastlist),
         row("podcastupdate", .between(0, 1), .control, podcastupdate),
         row("press", .exactly(1), .control, press),

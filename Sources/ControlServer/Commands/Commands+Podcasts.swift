@@ -3,8 +3,8 @@ import Library
 import MPDProtocol
 
 /// ClickWheel's podcast commands (MPD's own `subscribe` is its client-to-client channels): `podcastadd URL`,
-/// `podcastlist`, `podcastdelete URL|ID`, `podcastupdate [URL|ID]`. `idle podcast` waits for a subscription
-/// or its episodes to change.
+/// `podcastlist`, `podcastdelete URL|ID`, `podcastupdate [URL|ID]`, `podcastkeep URL|ID [N]`. `idle podcast`
+/// waits for a subscription or its episodes to change.
 extension ControlCommands {
     /// `podcastadd URL`: subscribes (answers `id: N`; the same id when already subscribed). Not an http or
     /// https address: `ACK [2@0]`.
@@ -16,8 +16,8 @@ extension ControlCommands {
         w.field("id", id)
     }
 
-    /// `podcastlist`: per subscription `feed`, `id`, `title` (once known), `episodes`, `new`, `updated`
-    /// (ISO 8601, UTC; once fetched) and `error` (when its last fetch failed).
+    /// `podcastlist`: per subscription `feed`, `id`, `title` (once known), `episodes`, `new`, `keep` (when it
+    /// has its own), `updated` (ISO 8601, UTC; once fetched) and `error` (when its last fetch failed).
     static func podcastlist(_ ctx: inout MPDContext, _ req: MPDRequest, _ w: inout MPDResponseWriter) throws(MPDError) {
         let podcasts = try podcastControl(ctx)
         for s in try podcastCall({ try podcasts.list() }) {
@@ -26,6 +26,7 @@ extension ControlCommands {
             if let title = s.title, !title.isEmpty { w.field("title", title) }
             w.field("episodes", s.episodes)
             w.field("new", s.new)
+            if let keep = s.keep { w.field("keep", keep) }
             if let updated = s.updatedAt { w.field("updated", isoUTC(updated)) }
             if let error = s.error { w.field("error", error) }
         }
@@ -45,6 +46,26 @@ extension ControlCommands {
         let what = req.arguments.first?.string
         try podcastCall { try podcasts.update(what) }
     }
+
+    /// `podcastkeep URL|ID [N]`: how many of the subscription's newest episodes are kept downloaded, 0 to
+    /// `maxKeep` (0: none; without N: the configuration's `keep` again). Not a number in range: `ACK [2@0]`;
+    /// none such: `ACK [50@0]`.
+    static func podcastkeep(_ ctx: inout MPDContext, _ req: MPDRequest, _ w: inout MPDResponseWriter) throws(MPDError) {
+        let podcasts = try podcastControl(ctx)
+        let what = req.arguments[0].string
+        var keep: Int?
+        if req.arguments.count > 1 {
+            let text = req.arguments[1].string
+            guard let n = Int(text), (0...maxKeep).contains(n) else {
+                throw .argument("Episodes to keep must be 0 to \(maxKeep): \(text)")
+            }
+            keep = n
+        }
+        try podcastCall { try podcasts.setKeep(what, keep) }
+    }
+
+    /// The most episodes one subscription may keep downloaded.
+    static let maxKeep = 1000
 
     private static func podcastControl(_ ctx: MPDContext) throws(MPDError) -> any PodcastControl {
         guard let p = ctx.podcasts else { throw .system("No podcast service") }
