@@ -4,6 +4,7 @@ import AsyncHTTPClient
 import Foundation
 public import NIOCore
 import NIOHTTP1
+import NIOPosix
 
 /// An HTTP client for feeds and episodes. Call `shutdown()` before the event loop group shuts down.
 public final class PodcastHTTP: Sendable {
@@ -28,6 +29,10 @@ public final class PodcastHTTP: Sendable {
             timeout: .init(connect: connectTimeout, read: readTimeout),
             decompression: .enabled(limit: .size(maxDecompressedBytes)))
         configuration.httpVersion = .http1Only
+        // A server that refuses or cannot be reached fails the request at once, with its reason: the service
+        // retries a failed feed with its own backoff. (AsyncHTTPClient would otherwise retry the connection
+        // until the connect timeout and report a timeout, whatever the cause.)
+        configuration.connectionPool.retryConnectionEstablishment = false
         client = HTTPClient(eventLoopGroupProvider: .shared(group), configuration: configuration)
         self.maxRedirects = maxRedirects
         self.userAgent = userAgent
@@ -63,7 +68,7 @@ public final class PodcastHTTP: Sendable {
             do {
                 response = try await client.execute(request, deadline: deadline)
             } catch {
-                throw FetchError(error)
+                throw FetchError(error, connectingTo: parsed)
             }
             let code = response.status.code
             guard [301, 302, 303, 307, 308].contains(code) else {
@@ -102,6 +107,32 @@ public enum FetchError: Error, Sendable, Hashable, CustomStringConvertible {
         case .timedOut: "the server did not answer in time"
         case .cancelled: "cancelled"
         case .network(let reason): "network error: \(reason)"
+        }
+    }
+
+    /// A request to `url` that failed: as `init(_:)`, and a connection that could not be made says so with
+    /// the host and the system's reason ("cannot connect to HOST:PORT: Connection refused", "cannot resolve
+    /// HOST: …"), without SwiftNIO's wrapping (a `NIOConnectionError` for a name, an `IOError` for an address).
+    init(_ error: any Error, connectingTo url: URL) {
+        let host = url.host ?? "?"
+        let port = url.port ?? (url.scheme?.lowercased() == "https" ? 443 : 80)
+        func reason(_ e: any Error) -> String {
+            if let io = e as? IOError { return String(cString: strerror(io.errnoCode)) }
+            return String(describing: e)
+        }
+        if let connect = error as? NIOConnectionError {
+            if let dns = connect.dnsAError ?? connect.dnsAAAAError {
+                self = .network("cannot resolve \(host): \(dns)")
+                return
+            }
+            let reasons = Array(Set(connect.connectionErrors.map { reason($0.error) })).sorted().joined(separator: "; ")
+            self = .network("cannot connect to \(host):\(port)" + (reasons.isEmpty ? "" : ": \(reasons)"))
+        } else if let io = error as? IOError {
+            // Connecting is what fails with these; any other (a reset mid-answer) is the connection's.
+            let connecting = [ECONNREFUSED, ENETUNREACH, EHOSTUNREACH, ETIMEDOUT, EADDRNOTAVAIL].contains(io.errnoCode)
+            self = .network((connecting ? "cannot connect to" : "the connection to") + " \(host):\(port)" + (connecting ? "" : " failed") + ": \(reason(io))")
+        } else {
+            self.init(error)
         }
     }
 
