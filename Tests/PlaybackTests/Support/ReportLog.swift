@@ -24,18 +24,24 @@ final class ReportLog: Sendable {
     }
 
     /// Waits until a report matching `match` arrived after the first `after` reports; returns it with its
-    /// arrival time. Throws after `timeout` seconds (generous: the machine may be loaded).
+    /// arrival time. Throws after `timeout` seconds (generous: the machine may be loaded). The log is
+    /// looked at once more after the deadline, a moment later: a waiter and the collecting task both run
+    /// on Swift's cooperative pool, and when other tests hold every pool thread (a slow build, the Thread
+    /// Sanitizer) the waiter may wake past its deadline before the collector has caught up with reports
+    /// that came in time.
     @discardableResult
     func wait(
         after: Int = 0, timeout: Double = 15, _ what: String = "report",
         _ match: @escaping @Sendable (PlayerReport) -> Bool
     ) async throws -> (time: Date, report: PlayerReport) {
         let deadline = Date(timeIntervalSinceNow: timeout)
+        let find = { self.entries.withLock { list in list.dropFirst(after).first { match($0.report) } } }
         while Date() < deadline {
-            let found = entries.withLock { list in list.dropFirst(after).first { match($0.report) } }
-            if let found { return found }
+            if let found = find() { return found }
             try await Task.sleep(for: .milliseconds(20))
         }
+        try await Task.sleep(for: .milliseconds(200))
+        if let found = find() { return found }
         throw Shell.Failure(description: "no \(what) within \(timeout) s; got \(all)")
     }
 
