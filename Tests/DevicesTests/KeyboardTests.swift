@@ -35,7 +35,12 @@ import Testing
         #expect(d.feed([0x1B, 0x5B]).isEmpty)
         #expect(d.feed([0x42]) == [.wheel(1)])
     }
+}
 
+/// `KeyboardInput.stop()` restores the terminal through the process's one `TerminalGuard`, as the terminal
+/// display's tests do: this test runs in their serialized suite, never beside them (the Thread Sanitizer
+/// saw it restore while `rawModeIsEnteredAndRestored` read the guard's state).
+extension TerminalDisplayTests {
     @Test func inputFromAPipeArrivesInOrderWithHoldReleasedLater() throws {
         var fds: [Int32] = [0, 0]
         #expect(pipe(&fds) == 0)

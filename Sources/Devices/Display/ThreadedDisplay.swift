@@ -1,8 +1,8 @@
 public import ClickWheelCore
+import Foundation
 import Glibc
 public import Logging
 import NamedThreads
-import Synchronization
 
 /// The blocking half of a display: what a `ThreadedDisplay`'s writer thread drives (LCDd over TCP, an
 /// HD44780 over I2C). Every call may block as long as the device takes.
@@ -33,10 +33,25 @@ public protocol DisplayDevice: AnyObject {
 ///
 /// Thread rules: `show`, `setBacklight`, `flush` and `close` from the display's owner (the engine
 /// loop); the writer thread owns the device. `@unchecked Sendable`: frames reach the writer thread
-/// through the `mailbox` Mutex; the device is touched by the writer thread alone after `init`.
+/// through the locked `mailbox`; the device is touched by the writer thread alone after `init`.
 public final class ThreadedDisplay: TextDisplay, @unchecked Sendable {
     public let geometry: DisplayGeometry
     public let charset: TextCharset
+
+    /// The mailbox behind an `NSLock` rather than a `Mutex`: the Thread Sanitizer sees a pthread mutex's
+    /// hand-off, while a contended `Mutex` hands over inside the uninstrumented Swift library and its two
+    /// holders (`show` and the writer) are reported as a race. `@unchecked Sendable`: `value` is touched
+    /// under `lock` only.
+    private final class LockedMailbox: @unchecked Sendable {
+        private let lock = NSLock()
+        private var value = Mailbox()
+
+        func withLock<R>(_ body: (inout Mailbox) throws -> R) rethrows -> R {
+            lock.lock()
+            defer { lock.unlock() }
+            return try body(&value)
+        }
+    }
 
     private struct Mailbox {
         var frame: Frame?
@@ -55,7 +70,7 @@ public final class ThreadedDisplay: TextDisplay, @unchecked Sendable {
     private let retryMS: Int
     private let periodMS: Int?
     private let logger: Logger
-    private let mailbox = Mutex(Mailbox())
+    private let mailbox = LockedMailbox()
     private let wake: WakePipe
     private var thread: NamedThread?
 
