@@ -74,7 +74,7 @@ for s in "${suites[@]}"; do
   case "$s" in
     control)  run_suite control swift test --skip-build "${flags[@]}" --filter ControlServerTests;;
     playback) run_suite playback env -u PULSE_SERVER -u CW_PULSE_SINK -u CW_PULSE_MONITOR -u CW_PULSE_DIR \
-                -u CW_PULSE_KIND swift test --skip-build "${flags[@]}" --filter PlaybackTests --skip RealServerTests;;
+                -u CW_PULSE_KIND CW_TEST_TIMEOUT_SCALE=4 swift test --skip-build "${flags[@]}" --filter PlaybackTests --skip RealServerTests;;
     # PlayOrderTests races play against pause, stop, next and seekcur 100 times each (1,000 in CI).
     service)  run_suite service env CW_RACE_ROUNDS=100 swift test --skip-build "${flags[@]}" --filter \
                 'EndToEndTests\.(ControlSocketServiceTests|ServiceLifecycleTests|ResumeEndToEndTests|HostileNumbersTests|PlayOrderTests|DemoLibraryTests|TerminalDemoTests)';;

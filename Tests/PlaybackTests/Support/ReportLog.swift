@@ -1,10 +1,23 @@
 import Foundation
 import Playback
-import Synchronization
 
 /// Collects an `AudioPlayer`'s reports as they arrive, so a test can wait for one.
 final class ReportLog: Sendable {
-    private let entries = Mutex<[(time: Date, report: PlayerReport)]>([])
+    private let entries = Entries()
+
+    /// The reports behind an `NSLock` rather than a `Mutex`: the collector and the waiters contend for it,
+    /// and the Thread Sanitizer sees a pthread mutex's hand-off but not a contended `Mutex`'s.
+    /// `@unchecked Sendable`: `list` is touched under `lock` only.
+    private final class Entries: @unchecked Sendable {
+        private let lock = NSLock()
+        private var list: [(time: Date, report: PlayerReport)] = []
+
+        func withLock<R>(_ body: (inout [(time: Date, report: PlayerReport)]) throws -> R) rethrows -> R {
+            lock.lock()
+            defer { lock.unlock() }
+            return try body(&list)
+        }
+    }
 
     init(_ player: AudioPlayer) {
         let reports = player.reports
@@ -34,7 +47,7 @@ final class ReportLog: Sendable {
         after: Int = 0, timeout: Double = 15, _ what: String = "report",
         _ match: @escaping @Sendable (PlayerReport) -> Bool
     ) async throws -> (time: Date, report: PlayerReport) {
-        let deadline = Date(timeIntervalSinceNow: timeout)
+        let deadline = Date(timeIntervalSinceNow: timeout * Self.timeoutScale)
         let find = { self.entries.withLock { list in list.dropFirst(after).first { match($0.report) } } }
         while Date() < deadline {
             if let found = find() { return found }
@@ -44,6 +57,10 @@ final class ReportLog: Sendable {
         if let found = find() { return found }
         throw Shell.Failure(description: "no \(what) within \(timeout) s; got \(all)")
     }
+
+    /// `CW_TEST_TIMEOUT_SCALE` (default 1) stretches every wait: an instrumented build runs several times
+    /// slower (`contrib/ci/tsan.sh` sets 4), and the null output still plays in real time.
+    static let timeoutScale = max(1, Double(ProcessInfo.processInfo.environment["CW_TEST_TIMEOUT_SCALE"] ?? "") ?? 1)
 
     var count: Int { entries.withLock { $0.count } }
 
