@@ -10,9 +10,7 @@ import Testing
 /// off. The database is aged with Python's sqlite3 (a real writer beside the service) to make a play
 /// days old.
 @Suite(.serialized) struct PodcastDeviceTests {
-    static let toolsInstalled = ["/usr/bin/lame", "/usr/bin/sox", "/usr/bin/mpc"].allSatisfy {
-        FileManager.default.fileExists(atPath: $0)
-    }
+    static let toolsInstalled = PodcastServiceTests.toolsInstalled
 
     /// The host: episodes 1…4 (a tenth of a second each), the feed listing those asked for.
     final class Host {
