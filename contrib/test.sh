@@ -12,6 +12,21 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 tsan=0
 if [ "${1:-}" = --tsan ]; then tsan=1; shift; fi
+# Every process this run starts carries CW_TEST_RUN in its environment; at the end, whatever of them is
+# left is killed. A test runner that crashed once left a helper server of its own serving, holding this
+# run's output open, and CI waited on it until its time ran out. `on_exit` is the stage's own cleanup.
+export CW_TEST_RUN="$$.$(date +%s%N)"
+on_exit=''
+kill_leftovers() {
+  local p
+  for p in /proc/[0-9]*; do
+    [ "${p#/proc/}" = "$$" ] && continue
+    if tr '\0' '\n' 2>/dev/null < "$p/environ" | grep -qxF "CW_TEST_RUN=$CW_TEST_RUN"; then
+      kill -KILL "${p#/proc/}" 2>/dev/null || true
+    fi
+  done
+}
+trap 'eval "$on_exit"; kill_leftovers' EXIT
 WITH_PIPEWIRE=1 bash contrib/ci/install-deps.sh
 bash contrib/ci/check-architecture.sh
 swift build --build-tests
@@ -30,7 +45,7 @@ bash contrib/ci/web-tests.sh
 export CW_PULSE_DIR="${TMPDIR:-/tmp}/clickwheel-test-pulse-$$"
 env_lines="$(bash contrib/ci/pulse-start.sh)" || exit 1
 eval "$env_lines"
-trap 'bash contrib/ci/pulse-stop.sh' EXIT
+on_exit='bash contrib/ci/pulse-stop.sh'
 swift test --skip-build --filter PlaybackTests
 # Snapcast rooms on the same server: a private snapserver and two snapclients into remap sinks of one
 # 4-channel null sink (contrib/ci/snapcast-start.sh); a tone heard in both rooms with their onset difference
@@ -44,27 +59,27 @@ swift test --skip-build --filter PlaybackTests
 export CW_SNAP_DIR="${TMPDIR:-/tmp}/clickwheel-test-snap-$$"
 snap_lines="$(bash contrib/ci/snapcast-start.sh)" || exit 1
 eval "$snap_lines"
-trap 'bash contrib/ci/snapcast-stop.sh; bash contrib/ci/pulse-stop.sh' EXIT
+on_exit='bash contrib/ci/snapcast-stop.sh; bash contrib/ci/pulse-stop.sh'
 swift test --skip-build --filter PlaybackTests.SnapcastRoomsTests
 # Main menu → Speakers and the rooms as MPD outputs through the real service and snapserver's JSON-RPC (a
 # second run: Swift Testing would run the two suites at once, both playing into the same rooms). About 10 s.
 swift test --skip-build --filter EndToEndTests.SpeakersServiceTests
 bash contrib/ci/snapcast-stop.sh
-trap 'bash contrib/ci/pulse-stop.sh' EXIT
+on_exit='bash contrib/ci/pulse-stop.sh'
 rm -rf "$CW_SNAP_DIR"
 unset CW_SNAP_SOURCE CW_SNAP_CONTROL CW_SNAP_DIR CW_SNAP_ROOMS_MONITOR
 # The alarm through the real service into this server, captured by parec: its fade must rise (it waits
 # for the next real minute; the null-output alarm test runs with the rest of the suite).
 swift test --skip-build --filter "EndToEndTests.AlarmServiceTests/theAlarmFadesUpOnPulseAudio"
 bash contrib/ci/pulse-stop.sh
-trap - EXIT
+on_exit=''
 rm -rf "$CW_PULSE_DIR"
 unset PULSE_SERVER CW_PULSE_SINK CW_PULSE_MONITOR CW_PULSE_DIR CW_PULSE_KIND
 
 export CW_PULSE_DIR="${TMPDIR:-/tmp}/clickwheel-test-pipewire-$$"
 env_lines="$(bash contrib/ci/pipewire-start.sh)" || exit 1
 eval "$env_lines"
-trap 'bash contrib/ci/pipewire-stop.sh' EXIT
+on_exit='bash contrib/ci/pipewire-stop.sh'
 # Under PipeWire the tests' capture (parec --latency-msec=20) used to pull the graph's quantum down to 512
 # frames (10.7 ms), and without realtime priority on a shared 2-core machine the graph missed that deadline
 # about once a minute: 10 ms of silence in the sink, failing a waveform test (whole-suite runs failed 3 in
@@ -86,7 +101,7 @@ if ! swift test --skip-build --filter PlaybackTests.RealServerTests --skip "$cro
   done
 fi
 bash contrib/ci/pipewire-stop.sh
-trap - EXIT
+on_exit=''
 rm -rf "$CW_PULSE_DIR"
 unset PULSE_SERVER CW_PULSE_SINK CW_PULSE_MONITOR CW_PULSE_DIR CW_PULSE_KIND
 

@@ -8,6 +8,7 @@ import hashlib
 import http.server
 import os
 import sys
+import threading
 import time
 
 folder = sys.argv[1]
@@ -66,6 +67,18 @@ class Handler(http.server.BaseHTTPRequestHandler):
                     last = time.monotonic()
         self.wfile.write(body[sent:])
         log(self.path, 200)
+
+
+def exit_with_parent():
+    """Ends this server when the test process that started it is gone: a test runner that crashed left it
+    serving, holding the CI run's output open, and that run waited for it until its time ran out."""
+    parent = os.getppid()
+    while os.getppid() == parent:
+        time.sleep(0.5)
+    os._exit(0)
+
+
+threading.Thread(target=exit_with_parent, daemon=True).start()
 
 
 server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)

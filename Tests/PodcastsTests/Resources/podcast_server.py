@@ -168,6 +168,18 @@ class Handler(http.server.BaseHTTPRequestHandler):
         return self.plain(404, b"<html>no such path</html>", [("Content-Type", "text/html")])
 
 
+def exit_with_parent():
+    """Ends this server when the test process that started it is gone: a test runner that crashed left it
+    serving, holding the CI run's output open, and that run waited for it until its time ran out."""
+    parent = os.getppid()
+    while os.getppid() == parent:
+        time.sleep(0.5)
+    os._exit(0)
+
+
+threading.Thread(target=exit_with_parent, daemon=True).start()
+
+
 class Server(http.server.ThreadingHTTPServer):
     daemon_threads = True
 
