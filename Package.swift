@@ -242,7 +242,7 @@ let package = Package(
             ],
             exclude: ["Fixtures", "Schema", "Golden"],
             swiftSettings: strict),
-        .testTarget(name: "AudioFormatsTests", dependencies: ["AudioFormats"], swiftSettings: strict),
+        .testTarget(name: "AudioFormatsTests", dependencies: ["AudioFormats", "ClickWheelTestKit"], swiftSettings: strict),
         .testTarget(
             name: "MPDProtocolTests",
             dependencies: ["MPDProtocol", .product(name: "PropertyBased", package: "swift-property-based")],
@@ -285,7 +285,7 @@ let package = Package(
         .testTarget(
             name: "PodcastsTests",
             dependencies: [
-                "NamedThreads", "Podcasts", .product(name: "NIOCore", package: "swift-nio"),
+                "NamedThreads", "Podcasts", "ClickWheelTestKit", .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
             ],
             exclude: ["Resources"], swiftSettings: strict),

@@ -27,6 +27,27 @@ kill_leftovers() {
   done
 }
 trap 'eval "$on_exit"; kill_leftovers' EXIT
+# A test process that crashes prints the crashed thread's frames last, without the register and image
+# tables that pushed them out of CI's tail.
+export SWIFT_BACKTRACE="${SWIFT_BACKTRACE:-enable=yes,threads=crashed,registers=none,images=none}"
+# `swift test --skip-build ARGS`; when it fails, the tests that started and never ended (a crash names
+# its test there) and the failed ones are listed again at the end, where a short tail of the log shows them.
+# The output goes to a file that `tail` shows as it grows, not through a pipe: a crashed test process's
+# orphans would hold a pipe open, and the run would wait on them.
+swift_test() {
+  local log status=0 pid
+  log="$(mktemp)"
+  swift test --skip-build "$@" > "$log" 2>&1 &
+  pid=$!
+  tail -n +1 -f --pid="$pid" "$log" &
+  wait "$pid" || status=$?
+  wait $!
+  if [ "$status" != 0 ]; then
+    python3 contrib/ci/unfinished-tests.py "$log" >&2 || true
+  fi
+  rm -f "$log"
+  return "$status"
+}
 WITH_PIPEWIRE=1 bash contrib/ci/install-deps.sh
 bash contrib/ci/check-architecture.sh
 swift build --build-tests
@@ -46,7 +67,7 @@ export CW_PULSE_DIR="${TMPDIR:-/tmp}/clickwheel-test-pulse-$$"
 env_lines="$(bash contrib/ci/pulse-start.sh)" || exit 1
 eval "$env_lines"
 on_exit='bash contrib/ci/pulse-stop.sh'
-swift test --skip-build --filter PlaybackTests
+swift_test --filter PlaybackTests
 # Snapcast rooms on the same server: a private snapserver and two snapclients into remap sinks of one
 # 4-channel null sink (contrib/ci/snapcast-start.sh); a tone heard in both rooms with their onset difference
 # printed, a snapserver kill and restart mid-song, then Speakers (below): about 50 s. It comes after the
@@ -60,17 +81,17 @@ export CW_SNAP_DIR="${TMPDIR:-/tmp}/clickwheel-test-snap-$$"
 snap_lines="$(bash contrib/ci/snapcast-start.sh)" || exit 1
 eval "$snap_lines"
 on_exit='bash contrib/ci/snapcast-stop.sh; bash contrib/ci/pulse-stop.sh'
-swift test --skip-build --filter PlaybackTests.SnapcastRoomsTests
+swift_test --filter PlaybackTests.SnapcastRoomsTests
 # Main menu → Speakers and the rooms as MPD outputs through the real service and snapserver's JSON-RPC (a
 # second run: Swift Testing would run the two suites at once, both playing into the same rooms). About 10 s.
-swift test --skip-build --filter EndToEndTests.SpeakersServiceTests
+swift_test --filter EndToEndTests.SpeakersServiceTests
 bash contrib/ci/snapcast-stop.sh
 on_exit='bash contrib/ci/pulse-stop.sh'
 rm -rf "$CW_SNAP_DIR"
 unset CW_SNAP_SOURCE CW_SNAP_CONTROL CW_SNAP_DIR CW_SNAP_ROOMS_MONITOR
 # The alarm through the real service into this server, captured by parec: its fade must rise (it waits
 # for the next real minute; the null-output alarm test runs with the rest of the suite).
-swift test --skip-build --filter "EndToEndTests.AlarmServiceTests/theAlarmFadesUpOnPulseAudio"
+swift_test --filter "EndToEndTests.AlarmServiceTests/theAlarmFadesUpOnPulseAudio"
 bash contrib/ci/pulse-stop.sh
 on_exit=''
 rm -rf "$CW_PULSE_DIR"
@@ -91,12 +112,12 @@ on_exit='bash contrib/ci/pipewire-stop.sh'
 # The crossfade tests (40 s of real-time audio each, the player's own mixing, nothing the server does
 # differently) run in the PulseAudio stage only.
 crossfade='RealServerTests/(crossfade|pauseAndSeekDuringACrossfade|shortTracksAreNotCrossfaded)'
-if ! swift test --skip-build --filter PlaybackTests.RealServerTests --skip "$crossfade"; then
+if ! swift_test --filter PlaybackTests.RealServerTests --skip "$crossfade"; then
   echo "[test] RealServerTests on PipeWire failed as a suite; each test once more on its own" >&2
   for id in $(swift test list --skip-build 2>/dev/null | grep '^PlaybackTests\.RealServerTests/' | grep -vE "$crossfade" | tr -d '()'); do
     if ! swift test --skip-build --filter "$id\\(" >/dev/null 2>&1; then
       echo "[test] $id failed on its own; a last try, shown" >&2
-      swift test --skip-build --filter "$id\\("
+      swift_test --filter "$id\\("
     fi
   done
 fi
@@ -106,7 +127,7 @@ rm -rf "$CW_PULSE_DIR"
 unset PULSE_SERVER CW_PULSE_SINK CW_PULSE_MONITOR CW_PULSE_DIR CW_PULSE_KIND
 
 # Everything else.
-swift test --skip-build --skip PlaybackTests "$@"
+swift_test --skip PlaybackTests "$@"
 
 # 20 power cuts (contrib/soak/README.md): kills during scans, checkpoints, settings, playlist and config saves,
 # half with the process tree frozen first; after each, integrity_check, the configuration old-or-new and a

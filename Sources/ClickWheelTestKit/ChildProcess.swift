@@ -5,8 +5,9 @@ public import Foundation
 
 /// Runs programs for tests with `posix_spawn` and `waitpid`, reading stdout and stderr together.
 ///
-/// Foundation's `Process` reaps children through a SIGCHLD monitor that can hang `waitUntilExit`
-/// when many tests spawn at once; this has no shared state at all.
+/// Foundation's `Process` reaps children through a SIGCHLD monitor on libdispatch that can hang
+/// `waitUntilExit` when many tests spawn at once, and is a known source of crashes on Linux; this has
+/// no shared state at all. Every test spawns its programs through this.
 ///
 /// A class, so that every copy is the same child: `wait()` reads, closes and reaps exactly once and
 /// hands later callers the same result, and `kill` after that is a no-op. (Copies of a value would
@@ -30,8 +31,12 @@ public final class ChildProcess: @unchecked Sendable {
     private var result: Result?
 
     /// Starts `path` with `arguments`; standard input is /dev/null; `captureOutput: false` sends the
-    /// output to /dev/null too (for a program whose children may outlive it, such as a daemon).
-    public init(_ path: String, _ arguments: [String], environment: [String: String]? = nil, captureOutput: Bool = true) throws {
+    /// output to /dev/null too (for a program whose children may outlive it, such as a daemon);
+    /// `directory` is the child's working directory (the caller's when nil).
+    public init(
+        _ path: String, _ arguments: [String], environment: [String: String]? = nil, captureOutput: Bool = true,
+        directory: String? = nil
+    ) throws {
         var outPipe: [Int32] = [-1, -1], errPipe: [Int32] = [-1, -1]
         guard pipe(&outPipe) == 0, pipe(&errPipe) == 0 else { throw POSIXError(.EMFILE) }
         var actions = posix_spawn_file_actions_t()
@@ -53,6 +58,10 @@ public final class ChildProcess: @unchecked Sendable {
             _ = closeFrom(&actions, 3)
         } else {
             for fd in outPipe + errPipe { posix_spawn_file_actions_addclose(&actions, fd) }
+        }
+        if let directory {
+            guard let chdir = Self.addChdir else { throw POSIXError(.ENOSYS) }
+            _ = chdir(&actions, directory)
         }
         let argv = ([path] + arguments).map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
@@ -93,9 +102,17 @@ public final class ChildProcess: @unchecked Sendable {
         return unsafeBitCast(symbol, to: (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32).self)
     }()
 
+    /// glibc's `posix_spawn_file_actions_addchdir_np` (2.29 and later), likewise undeclared.
+    private static let addChdir: (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, UnsafePointer<CChar>) -> Int32)? = {
+        guard let symbol = dlsym(nil, "posix_spawn_file_actions_addchdir_np") else { return nil }
+        return unsafeBitCast(symbol, to: (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, UnsafePointer<CChar>) -> Int32).self)
+    }()
+
     /// Runs to the end and returns the exit status (128 + signal when killed) and the output.
-    public static func run(_ path: String, _ arguments: [String], environment: [String: String]? = nil) throws -> Result {
-        try ChildProcess(path, arguments, environment: environment).wait()
+    public static func run(
+        _ path: String, _ arguments: [String], environment: [String: String]? = nil, directory: String? = nil
+    ) throws -> Result {
+        try ChildProcess(path, arguments, environment: environment, directory: directory).wait()
     }
 
     /// Reads all output, then waits for the exit; later calls return the same result.

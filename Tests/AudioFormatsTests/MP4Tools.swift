@@ -1,3 +1,4 @@
+import ClickWheelTestKit
 import Foundation
 import Testing
 
@@ -53,22 +54,11 @@ final class MP4Workbench {
     /// Runs a tool found on PATH; throws with its standard error when it fails.
     @discardableResult
     static func run(_ tool: String, _ arguments: [String]) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = [tool] + arguments
-        let out = Pipe()
-        let err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let output = out.fileHandleForReading.readDataToEndOfFile()
-        let errors = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            throw ToolFailure(
-                description: "\(tool) \(arguments.joined(separator: " ")): \(String(decoding: errors, as: UTF8.self))")
+        let result = try ChildProcess.run("/usr/bin/env", [tool] + arguments)
+        guard result.status == 0 else {
+            throw ToolFailure(description: "\(tool) \(arguments.joined(separator: " ")): \(result.stderr)")
         }
-        return String(decoding: output, as: UTF8.self)
+        return result.stdout
     }
 
     struct ToolFailure: Error, CustomStringConvertible {

@@ -1,4 +1,5 @@
 import AudioFormats
+import ClickWheelTestKit
 import Foundation
 import Testing
 
@@ -20,18 +21,11 @@ final class Scratch {
     /// Runs `tool` with `arguments` in the folder; throws with its output when it fails.
     @discardableResult
     func run(_ tool: String, _ arguments: [String]) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: try Self.locate(tool))
-        process.arguments = arguments
-        process.currentDirectoryURL = url
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = output
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
+        // ChildProcess (posix_spawn and waitpid), not Foundation's Process, whose SIGCHLD monitor on
+        // libdispatch is no safe thing to start from many tests at once.
+        let result = try ChildProcess.run(try Self.locate(tool), arguments, directory: url.path)
+        let text = result.stdout + result.stderr
+        guard result.status == 0 else {
             throw ToolFailure(description: "\(tool) \(arguments.joined(separator: " ")) failed: \(text)")
         }
         return text

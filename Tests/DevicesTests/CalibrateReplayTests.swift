@@ -80,40 +80,10 @@ import Testing
     }
 }
 
-/// Runs a program to its end with Foundation's `Process` (this target does not link the test kit's
-/// `ChildProcess`; one child at a time is all it needs).
+/// Runs a program to its end (the test kit's `ChildProcess`: posix_spawn and waitpid).
 enum ChildRun {
     static func run(_ path: String, _ arguments: [String]) throws -> (status: Int32, stdout: String, stderr: String) {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: path)
-        p.arguments = arguments
-        let out = Pipe()
-        let err = Pipe()
-        p.standardOutput = out
-        p.standardError = err
-        p.standardInput = FileHandle.nullDevice
-        try p.run()
-        let stderr = ErrorReader(err.fileHandleForReading)
-        let stdout = out.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
-        return (p.terminationStatus, String(decoding: stdout, as: UTF8.self), stderr.text())
-    }
-
-    /// Reads a pipe on its own thread, so neither pipe can fill up while the other is read.
-    final class ErrorReader: @unchecked Sendable {
-        private var data = Data()
-        private let done = DispatchSemaphore(value: 0)
-
-        init(_ handle: FileHandle) {
-            Thread.detachNewThread { [self] in
-                data = handle.readDataToEndOfFile()
-                done.signal()
-            }
-        }
-
-        func text() -> String {
-            done.wait()
-            return String(decoding: data, as: UTF8.self)
-        }
+        let r = try ChildProcess.run(path, arguments)
+        return (r.status, r.stdout, r.stderr)
     }
 }

@@ -1,3 +1,4 @@
+import ClickWheelTestKit
 import Foundation
 import Testing
 
@@ -56,18 +57,12 @@ import Testing
         let log = dir + "/stderr.log"
         #expect(FileManager.default.createFile(atPath: log, contents: nil))
 
-        let service = Process()
-        service.executableURL = URL(fileURLWithPath: Self.binary)
-        service.arguments = ["run", "--config", path]
-        service.standardInput = FileHandle.nullDevice
-        service.standardOutput = FileHandle.nullDevice
-        service.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: log))
-        try service.run()
+        // The service's standard error into the log file (a shell's redirection, then exec: the same pid).
+        let service = try ChildProcess(
+            "/bin/sh", ["-c", "exec \"$0\" run --config \"$1\" 2>\"$2\"", Self.binary, path, log], captureOutput: false)
         defer {
-            if service.isRunning {
-                service.terminate()
-                service.waitUntilExit()
-            }
+            service.kill(SIGTERM)
+            _ = service.wait()
         }
         let socket = dir + "/socket"
         let deadline = Date().addingTimeInterval(15)
@@ -88,8 +83,8 @@ import Testing
         let saved = try Self.screen(socket, seconds: 10) { $0.contains("Saved") || $0.contains("save file") }
         #expect(saved.contains("Saved") && saved.contains("Wheel updated"), "\(saved)")
 
-        service.terminate()
-        service.waitUntilExit()
+        service.kill(SIGTERM)
+        _ = service.wait()
         #expect(
             try String(contentsOfFile: path, encoding: .utf8) == Self.config(dir)
                 .replacingOccurrences(of: "steps_per_detent: 1 ", with: "steps_per_detent: 2 ")

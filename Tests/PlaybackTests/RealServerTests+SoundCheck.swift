@@ -1,3 +1,4 @@
+import ClickWheelTestKit
 import Foundation
 import Testing
 
@@ -45,23 +46,19 @@ extension RealServerTests {
     /// Stores `settings` (JSON, as the Settings menu stores them) in `db`, starts `clickwheel run` on the
     /// PulseAudio output with its control socket at `socket`, and waits until it answers there.
     func startService(binary: String, music: String, db: String, settings: String, socket: String) async throws
-        -> Process
+        -> ChildProcess
     {
         _ = try sql(db, "INSERT OR REPLACE INTO library_meta (key, value) VALUES ('settings', ?)", [settings])
-        let service = Process()
-        service.executableURL = URL(fileURLWithPath: binary)
-        service.arguments = [
-            "run", "--display", "none", "--input", "none", "--output", "pulse", "--music", music, "--db", db,
-            "--socket", socket,
-        ]
-        service.standardInput = FileHandle.nullDevice
-        service.standardOutput = FileHandle.nullDevice
-        service.standardError = FileHandle.nullDevice
-        try service.run()
+        let service = try ChildProcess(
+            binary,
+            [
+                "run", "--display", "none", "--input", "none", "--output", "pulse", "--music", music, "--db", db,
+                "--socket", socket,
+            ], captureOutput: false)
         let up = try await poll(seconds: 15) { status(binary, socket)["state"] != nil }
         if !up {
-            service.terminate()
-            service.waitUntilExit()
+            service.kill(SIGTERM)
+            _ = service.wait()
         }
         try #require(up, "the service did not answer on \(socket)")
         return service
@@ -83,8 +80,8 @@ extension RealServerTests {
         let service = try await startService(
             binary: binary, music: music, db: db, settings: "{\"soundCheck\":\(on),\"volume\":100}", socket: socket)
         defer {
-            service.terminate()
-            service.waitUntilExit()
+            service.kill(SIGTERM)
+            _ = service.wait()
         }
         let capture = try await Capture.start(into: fixtures.dir, name: "soundcheck-\(on)")
         for args in [["clear"], ["add", ""], ["volume", "100"], ["play", "1"]] {

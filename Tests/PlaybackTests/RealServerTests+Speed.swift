@@ -174,8 +174,8 @@ extension RealServerTests {
         let service = try await startService(
             binary: binary, music: music, db: db, settings: "{\"spokenWordSpeed\":150,\"volume\":100}", socket: socket)
         defer {
-            service.terminate()
-            service.waitUntilExit()
+            service.kill(SIGTERM)
+            _ = service.wait()
         }
         let capture = try await Capture.start(into: fixtures.dir, name: "podcast")
         for args in [["clear"], ["add", "episode.mp3"], ["volume", "100"], ["play", "1"]] {

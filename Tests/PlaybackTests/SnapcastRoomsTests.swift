@@ -1,3 +1,4 @@
+import ClickWheelTestKit
 import Foundation
 import Playback
 import Snapcast
@@ -166,38 +167,36 @@ enum SnapRooms {
 /// Records the rooms' 4-channel null sink with one parec: room A is channels 1–2, room B 3–4.
 final class RoomsCapture {
     let file: URL
-    private let process = Process()
+    private var process: ChildProcess?
 
     private init(file: URL) { self.file = file }
 
     static func start(into dir: URL) async throws -> RoomsCapture {
         let capture = RoomsCapture(file: dir.appendingPathComponent("rooms-\(UUID().uuidString).raw"))
         _ = FileManager.default.createFile(atPath: capture.file.path, contents: nil)
-        capture.process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        capture.process.arguments = [
-            "parec", "-d", SnapRooms.monitor, "--raw", "--format=s16le", "--rate=44100", "--channels=4",
-            // Named: parec's default 4-channel map is not the sink's, and PulseAudio remixed to it, so
-            // "room B" (channel 3) was room A's right channel (seen with room A muted: both silent).
-            "--channel-map=front-left,front-right,rear-left,rear-right", "--latency-msec=20",
-        ]
-        capture.process.standardOutput = try FileHandle(forWritingTo: capture.file)
-        capture.process.standardError = FileHandle.nullDevice
-        try capture.process.run()
+        capture.process = try ChildProcess(
+            "/bin/sh",
+            [
+                // Named: parec's default 4-channel map is not the sink's, and PulseAudio remixed to it, so
+                // "room B" (channel 3) was room A's right channel (seen with room A muted: both silent).
+                "-c", "exec parec -d \"$1\" --raw --format=s16le --rate=44100 --channels=4"
+                    + " --channel-map=front-left,front-right,rear-left,rear-right --latency-msec=20 > \"$2\"",
+                "sh", SnapRooms.monitor, capture.file.path,
+            ], captureOutput: false)
         for _ in 0..<200 {
             let size = (try? FileManager.default.attributesOfItem(atPath: capture.file.path))?[.size] as? Int ?? 0
             if size > 0 { return capture }
             try await Task.sleep(for: .milliseconds(50))
         }
-        capture.process.terminate()
+        capture.process?.kill(SIGKILL)
+        _ = capture.process?.wait()
         throw Shell.Failure(description: "parec on \(SnapRooms.monitor) delivered no data within 10 s")
     }
 
     /// Stops parec (SIGKILL, as `Capture` does) and returns each room's left channel.
     func stop() throws -> (a: Signal, b: Signal) {
-        if process.isRunning {
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
-        }
+        process?.kill(SIGKILL)
+        _ = process?.wait()
         let data = try Data(contentsOf: file)
         var a = [Float](), b = [Float]()
         data.withUnsafeBytes { raw in
@@ -213,7 +212,8 @@ final class RoomsCapture {
     }
 
     deinit {
-        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        process?.kill(SIGKILL)
+        _ = process?.wait()
         try? FileManager.default.removeItem(at: file)
     }
 }

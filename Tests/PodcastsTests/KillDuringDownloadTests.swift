@@ -1,3 +1,4 @@
+import ClickWheelTestKit
 import Foundation
 import NamedThreads
 import Podcasts
@@ -25,17 +26,14 @@ import Testing
             let folder = try scratchFolder()
             let part = folder + "/" + EpisodeDownloader.partName("ep.mp3")
             // The server sends 1.5 MiB then stalls: the downloader writes its first 1 MiB piece and waits.
-            let child = Process()
-            child.executableURL = URL(filePath: "/proc/self/exe").resolvingSymlinksInPath()
-            child.arguments = ["--testing-library", "swift-testing", "--filter", "KillDuringDownloadTests/childDownload"]
             var environment = ProcessInfo.processInfo.environment
             environment[Self.childKey] = server.url("stall/ep.mp3?bytes=1572864") + " " + folder
-            child.environment = environment
-            child.standardOutput = FileHandle.nullDevice
-            child.standardError = FileHandle.nullDevice
-            try child.run()
+            let child = try ChildProcess(
+                URL(filePath: "/proc/self/exe").resolvingSymlinksInPath().path,
+                ["--testing-library", "swift-testing", "--filter", "KillDuringDownloadTests/childDownload"],
+                environment: environment, captureOutput: false)
             // Until the first piece is on disk or the child is gone (a condition, not a time).
-            let pid = child.processIdentifier
+            let pid = child.pid
             let written = await NamedThread.run("kill-test-wait") { () -> Int in
                 while true {
                     let size = (try? FileManager.default.attributesOfItem(atPath: part)[.size] as? Int) ?? 0
@@ -45,7 +43,8 @@ import Testing
                     usleep(20_000)
                 }
             }
-            kill(child.processIdentifier, SIGKILL)
+            child.kill(SIGKILL)
+            _ = child.wait()
             #expect(written >= 1 << 20)
             #expect(!FileManager.default.fileExists(atPath: folder + "/ep.mp3"), "no final file")
             let kept = try Data(contentsOf: URL(filePath: part))

@@ -1,3 +1,4 @@
+import ClickWheelTestKit
 import Foundation
 import NIOCore
 import NIOPosix
@@ -13,35 +14,33 @@ final class TestServer: Sendable {
 
     let root: String
     let port: Int
-    let process: Process
+    let process: ChildProcess
 
-    private init(root: String, port: Int, process: Process) {
+    private init(root: String, port: Int, process: ChildProcess) {
         self.root = root
         self.port = port
         self.process = process
     }
 
+    /// Starts the script (ChildProcess: posix_spawn and waitpid, not Foundation's Process and its
+    /// libdispatch SIGCHLD monitor) and waits for the port it writes, or for its exit.
     static func start() async throws -> TestServer {
         let root = FileManager.default.temporaryDirectory.appending(path: "podcast-server-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
-        let process = Process()
-        process.executableURL = URL(filePath: "/usr/bin/env")
-        process.arguments = ["python3", script, root]
-        let out = Pipe()
-        process.standardOutput = out
-        try process.run()
-        // The port is the script's first line (a blocking read: on a thread of its own).
+        let portFile = root + ".port"
+        let process = try ChildProcess("/usr/bin/env", ["python3", script, root, portFile], captureOutput: false)
+        // A condition, not a time: the file is renamed into place whole, or the script has ended.
         let line = await NamedThread.run("test-server-port") { () -> String in
-            var bytes: [UInt8] = []
             while true {
-                let byte = out.fileHandleForReading.readData(ofLength: 1)
-                if byte.isEmpty || byte[0] == 0x0A { break }
-                bytes.append(byte[0])
+                if let text = try? String(contentsOfFile: portFile, encoding: .utf8) { return text }
+                if process.hasExited { return "" }
+                usleep(10_000)
             }
-            return String(decoding: bytes, as: UTF8.self)
         }
+        try? FileManager.default.removeItem(atPath: portFile)
         guard let port = Int(line) else {
-            kill(process.processIdentifier, SIGKILL)
+            process.kill(SIGKILL)
+            _ = process.wait()
             throw ServerError(message: "the test server did not start: '\(line)'")
         }
         return TestServer(root: root, port: port, process: process)
@@ -72,11 +71,10 @@ final class TestServer: Sendable {
         return try JSONDecoder().decode([Seen].self, from: data).filter { $0.path != "/stats" }
     }
 
-    /// SIGKILL, not `terminate()`: the child inherits the test runner's signal mask, in which SIGTERM may be
-    /// blocked. Foundation reaps the child; nothing here waits (`waitUntilExit` spins a run loop on the
-    /// caller's thread, a thread of Swift's cooperative pool here).
+    /// SIGKILL, then reaped (at once: the kernel ends a killed process without waiting for it).
     func stop() {
-        kill(process.processIdentifier, SIGKILL)
+        process.kill(SIGKILL)
+        _ = process.wait()
         try? FileManager.default.removeItem(atPath: root)
     }
 }

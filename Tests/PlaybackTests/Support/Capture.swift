@@ -1,3 +1,4 @@
+import ClickWheelTestKit
 import Foundation
 
 /// Records the null sink's monitor with `parec` into a file, the way a listener would hear the output.
@@ -7,7 +8,7 @@ import Foundation
 final class Capture {
     static let rate = 44_100
     let file: URL
-    private let process = Process()
+    private var process: ChildProcess?
 
     private init(file: URL) { self.file = file }
 
@@ -15,20 +16,18 @@ final class Capture {
     static func start(into dir: URL, name: String = "capture") async throws -> Capture {
         let capture = Capture(file: dir.appendingPathComponent("\(name)-\(UUID().uuidString).raw"))
         _ = FileManager.default.createFile(atPath: capture.file.path, contents: nil)
-        let handle = try FileHandle(forWritingTo: capture.file)
-        capture.process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        capture.process.arguments = [
-            "parec", "-d", SoundServer.monitor, "--raw", "--format=s16le", "--rate=\(rate)", "--channels=2",
-            "--latency-msec=20",
-        ]
-        capture.process.standardOutput = handle
-        capture.process.standardError = FileHandle.nullDevice
-        try capture.process.run()
+        // Into the file by the shell's redirection, then exec: parec is the child itself.
+        capture.process = try ChildProcess(
+            "/bin/sh",
+            [
+                "-c", "exec parec -d \"$1\" --raw --format=s16le --rate=\(rate) --channels=2 --latency-msec=20 > \"$2\"", "sh",
+                SoundServer.monitor, capture.file.path,
+            ], captureOutput: false)
         for _ in 0..<200 {
             if capture.size > 0 { return capture }
             try await Task.sleep(for: .milliseconds(50))
         }
-        capture.process.terminate()
+        capture.kill()
         throw Shell.Failure(description: "parec delivered no data within 10 s")
     }
 
@@ -47,9 +46,8 @@ final class Capture {
     }
 
     private func kill() {
-        guard process.isRunning else { return }
-        Glibc.kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
+        process?.kill(SIGKILL)
+        _ = process?.wait()
     }
 
     deinit {

@@ -1,3 +1,4 @@
+import ClickWheelTestKit
 import Foundation
 
 /// The sound server the tests play into: the one `contrib/ci/pulse-start.sh` or `pipewire-start.sh` started
@@ -48,34 +49,27 @@ enum Shell {
         var description: String
     }
 
-    /// Runs `arguments` through /usr/bin/env, optionally with extra environment; returns stdout; throws on
+    /// Runs `arguments` (the program found on PATH), optionally with extra environment; returns stdout; throws on
     /// a non-zero exit with stderr in the message.
     @discardableResult
     static func run(_ arguments: [String], environment extra: [String: String] = [:]) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = arguments
-        process.environment = ProcessInfo.processInfo.environment.merging(extra) { $1 }
         // Files, not pipes: daemons a start script leaves running (pipewire) would inherit a pipe's write end
-        // and the read would never see EOF.
+        // and the read would never see EOF. The shell redirects, then execs the command.
         let outURL = FileManager.default.temporaryDirectory.appendingPathComponent("cw-shell-\(UUID().uuidString)")
         let errURL = outURL.appendingPathExtension("err")
-        _ = FileManager.default.createFile(atPath: outURL.path, contents: nil)
-        _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
         defer {
             try? FileManager.default.removeItem(at: outURL)
             try? FileManager.default.removeItem(at: errURL)
         }
-        process.standardOutput = try FileHandle(forWritingTo: outURL)
-        process.standardError = try FileHandle(forWritingTo: errURL)
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
+        let child = try ChildProcess(
+            "/bin/sh", ["-c", "out=$1; err=$2; shift 2; exec \"$@\" > \"$out\" 2> \"$err\"", "sh", outURL.path, errURL.path] + arguments,
+            environment: ProcessInfo.processInfo.environment.merging(extra) { $1 }, captureOutput: false)
+        let status = child.wait().status
         let output = (try? Data(contentsOf: outURL)) ?? Data()
         let errors = (try? Data(contentsOf: errURL)) ?? Data()
-        guard process.terminationStatus == 0 else {
+        guard status == 0 else {
             throw Failure(
-                description: "\(arguments.joined(separator: " ")) exited \(process.terminationStatus): "
+                description: "\(arguments.joined(separator: " ")) exited \(status): "
                     + String(decoding: errors, as: UTF8.self))
         }
         return String(decoding: output, as: UTF8.self)

@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """A small HTTP/1.1 server for the podcast tests (PodcastsTests): serves the files of ROOT on 127.0.0.1 and
-behaves badly on request. Prints its port on the first line of stdout, then serves until killed.
+behaves badly on request. Writes its port to PORT_FILE (the second argument), then serves until killed
+or until the process that started it is gone.
 
   /files/NAME            the file; ETag (content hash) and Last-Modified (mtime), 304 for a matching
                          If-None-Match or If-Modified-Since; Range: bytes=N- answered 206
@@ -185,5 +186,7 @@ class Server(http.server.ThreadingHTTPServer):
 
 
 server = Server(("127.0.0.1", 0), Handler)
-print(server.server_address[1], flush=True)
+with open(sys.argv[2] + ".tmp", "w") as f:
+    f.write(str(server.server_address[1]))
+os.rename(sys.argv[2] + ".tmp", sys.argv[2])
 server.serve_forever()
