@@ -291,7 +291,7 @@ let package = Package(
             exclude: ["Resources"], swiftSettings: strict),
         .testTarget(
             name: "PlaybackTests",
-            dependencies: ["Playback", "Snapcast", "ClickWheelTestKit"],
+            dependencies: ["Playback", "OpusFile", "Snapcast", "ClickWheelTestKit"],
             swiftSettings: strict),
         .testTarget(name: "SnapcastTests", dependencies: ["Snapcast", "Playback", "ClickWheelCore"], swiftSettings: strict),
     ],
