@@ -140,7 +140,7 @@ let package = Package(
         .target(
             name: "ControlServer",
             dependencies: [
-                "AudioFormats", "MPDProtocol", "Library", "ClickWheelCore",
+                "AudioFormats", "MPDProtocol", "Library", "ClickWheelCore", "NamedThreads",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
@@ -268,7 +268,7 @@ let package = Package(
             swiftSettings: strict),
         .testTarget(name: "ClickWheelConfigTests", dependencies: ["ClickWheelConfig", "ClickWheelCore", "ClickWheelTestKit"], swiftSettings: strict),
         // End to end: the real binary in tmux (needs only the built executable).
-        .testTarget(name: "EndToEndTests", dependencies: ["ClickWheelTestKit"], exclude: ["Transcripts", "Podcasts"], swiftSettings: strict),
+        .testTarget(name: "EndToEndTests", dependencies: ["ClickWheelTestKit", "NamedThreads"], exclude: ["Transcripts", "Podcasts"], swiftSettings: strict),
         .testTarget(
             name: "DevicesTests",
             dependencies: ["Devices", "Evdev", "ClickWheelCore", "ClickWheelTestKit", "NamedThreads"],
@@ -291,9 +291,10 @@ let package = Package(
             exclude: ["Resources"], swiftSettings: strict),
         .testTarget(
             name: "PlaybackTests",
-            dependencies: ["Playback", "OpusFile", "Snapcast", "ClickWheelTestKit"],
+            dependencies: ["NamedThreads", "Playback", "OpusFile", "Snapcast", "ClickWheelTestKit"],
             swiftSettings: strict),
         .testTarget(name: "SnapcastTests", dependencies: ["Snapcast", "Playback", "ClickWheelCore"], swiftSettings: strict),
+        .testTarget(name: "NamedThreadsTests", dependencies: ["NamedThreads"], swiftSettings: strict),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -15,10 +15,12 @@ import WebRemote
 /// The web remote's part of the service: the remote made from the configuration, its input into the
 /// engine loop, artwork by track id from the library, and Now Playing pushed when playback changes.
 extension ClickWheelService {
-    /// The web remote for `c.web`, listening, or nil when it is off. In the demo a taken port is no
-    /// failure: the next nine are tried, and when all are taken the demo runs without it (one log line).
+    /// The web remote for `c.web`, listening, or nil when it is off; its Podcasts panel works through
+    /// `podcasts`. In the demo a taken port is no failure: the next nine are tried, and when all are taken
+    /// the demo runs without it (one log line).
     static func webRemote(
-        _ c: ServiceConfig, pool: DatabasePool, loop: LateLoop, eventLoop: any EventLoop, logger: Logger
+        _ c: ServiceConfig, pool: DatabasePool, loop: LateLoop, podcasts: WebPodcastLink, eventLoop: any EventLoop,
+        logger: Logger
     ) throws(StartupFailure) -> WebRemote? {
         guard let address = c.web else { return nil }
         guard
@@ -30,7 +32,7 @@ extension ClickWheelService {
         let tries = c.demo ? 10 : 1
         for attempt in 0..<tries {
             let remote = WebRemote(
-                options: options, eventLoop: eventLoop, logger: logger,
+                options: options, eventLoop: eventLoop, logger: logger, podcasts: podcasts,
                 input: { input in
                     let now = MonotonicClock.now()
                     switch input {

@@ -94,10 +94,21 @@ public final class ClickWheelService: Sendable {
         let stores = EngineStores(
             settings: SettingsStore(pool), resume: resumeStore, playState: PlayStateStore(pool),
             scrobbles: c.scrobbleLog.map { Self.scrobbleLog($0, c, pool: pool, version: options.version, logger: logger) })
+        let lateLoop = LateLoop()
+        let scanner = BackgroundScanner(folder: c.music, pool: pool, logger: logger)
+        let changes = IdleListeners()
+        // Podcast subscriptions: fetched and downloaded on the same event loop group, rescanned as the
+        // watcher's changes are, told to `idle podcast` clients. Made before the web remote, whose Podcasts
+        // panel works through it; a start that fails below shuts its HTTP client down again.
+        let podcasts = PodcastService(
+            store: SubscriptionStore(pool), settings: c.podcasts, music: c.music, group: network, logger: logger,
+            rescan: { scanner.start() }, changed: { changes(.podcast) },
+            downloads: { lateLoop.post(.podcastDownloads($0, at: MonotonicClock.now())) })
+        defer { if !made { podcasts.discard() } }
         // The web remote (when configured) sees every frame the display does: it is part of the display.
         // Listening before the display opens, so the terminal can show its address.
-        let lateLoop = LateLoop()
-        let web = try Self.webRemote(c, pool: pool, loop: lateLoop, eventLoop: eventLoop, logger: logger)
+        let web = try Self.webRemote(
+            c, pool: pool, loop: lateLoop, podcasts: WebPodcastLink(control: podcasts), eventLoop: eventLoop, logger: logger)
         let webNote = web.map { " · web: " + WebRemote.url(host: $0.options.host, port: $0.port) } ?? ""
         let device: (any TextDisplay)?
         do {
@@ -118,21 +129,13 @@ public final class ClickWheelService: Sendable {
         let player = AudioPlayer(output: .several(ConfiguredOutputs.descriptors(c, logger: logger)), logger: logger)
         let outputs = ConfiguredOutputs(c, player: player)
         let shell = PlaybackShell(player: player, library: library, musicFolder: c.music, logger: logger)
-        let scanner = BackgroundScanner(folder: c.music, pool: pool, logger: logger)
         let snapcastControl = c.snapcastControlAddress.map { address in
             SnapcastControl(host: address.host, port: address.port, eventLoop: eventLoop, logger: logger) { rooms, state in
                 outputs.roomsChanged(rooms, server: state)
             }
         }
         let evdev = DeviceSetup.evdev(c, logger: logger)
-        let changes = IdleListeners()
         let syncedFile = c.clockSyncedFile
-        // Podcast subscriptions: fetched and downloaded on the same event loop group, rescanned as the
-        // watcher's changes are, told to `idle podcast` clients.
-        let podcasts = PodcastService(
-            store: SubscriptionStore(pool), settings: c.podcasts, music: c.music, group: network, logger: logger,
-            rescan: { scanner.start() }, changed: { changes(.podcast) },
-            downloads: { lateLoop.post(.podcastDownloads($0, at: MonotonicClock.now())) })
         var wiring = EngineWiring(
             rescan: { scanner.start() }, changes: changes,
             powerCommands: [.shutDown: c.shutdownCommand, .restart: c.restartCommand],
@@ -164,9 +167,8 @@ public final class ClickWheelService: Sendable {
         changes.add { server.notify($0) }
         if let nowPlaying { changes.add { nowPlaying.changed($0) } }
         if let web {
-            // The web remote's Podcasts panel: the same podcast service, its list read again on each change
+            // The web remote's Podcasts panel lists the podcast service's subscriptions again on each change
             // (`new` counts indexed, unplayed episodes: a rescan or a play count changes it too).
-            web.attachPodcasts(WebPodcastLink(control: podcasts))
             changes.add { if !$0.isDisjoint(with: [.podcast, .database, .sticker]) { web.podcastsChanged() } }
         }
         outputs.notify.withLock { $0 = .init { server.notify($0) } }

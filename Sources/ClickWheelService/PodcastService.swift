@@ -89,6 +89,12 @@ final class PodcastService: Service, PodcastControl, Sendable {
         (wakeups, wake) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
     }
 
+    /// Lets go of a service that will never run (the start of `ClickWheelService` failed after it was made):
+    /// its HTTP client is shut down, as `run()` does at its end. Blocking: from the thread making the service.
+    func discard() {
+        try? http.syncShutdown()
+    }
+
     // MARK: The service
 
     func run() async {

@@ -2,6 +2,7 @@
     import Glibc
 #endif
 public import Foundation
+import NamedThreads
 
 /// Runs programs for tests with `posix_spawn` and `waitpid`, reading stdout and stderr together.
 ///
@@ -13,8 +14,9 @@ public import Foundation
 /// hands later callers the same result, and `kill` after that is a no-op. (Copies of a value would
 /// each close the pipes: a second close hits a descriptor number another thread may have reused
 /// meanwhile, such as SwiftNIO's epoll loop, which then dies of EBADF.)
-/// `@unchecked Sendable`: its result is guarded by `lock`, and reading, closing and reaping are serialised by `waiting`.
-public final class ChildProcess: @unchecked Sendable {
+/// Any thread: reading, closing and reaping are serialised by `waiting`, and the result is kept under
+/// the lock `kill` takes.
+public final class ChildProcess: Sendable {
     public struct Result: Sendable {
         public var status: Int32
         public var stdout: String
@@ -25,10 +27,9 @@ public final class ChildProcess: @unchecked Sendable {
     private let out: Int32
     private let err: Int32
     /// Serialises `wait()`: the first caller reads, closes `out` and `err`, and reaps.
-    private let waiting = NSLock()
-    /// Guards `result` (set when the child is reaped), so `kill` never signals a reaped pid.
-    private let lock = NSLock()
-    private var result: Result?
+    private let waiting = Locked(())
+    /// Set when the child is reaped, under the lock `kill` takes, so `kill` never signals a reaped pid.
+    private let result = Locked<Result?>(nil)
 
     /// Starts `path` with `arguments`; standard input is /dev/null; `captureOutput: false` sends the
     /// output to /dev/null too (for a program whose children may outlive it, such as a daemon);
@@ -117,21 +118,14 @@ public final class ChildProcess: @unchecked Sendable {
 
     /// Reads all output, then waits for the exit; later calls return the same result.
     public func wait() -> Result {
-        waiting.lock()
-        defer { waiting.unlock() }
-        if let done = reaped { return done }
-        return readAndReap()
+        waiting.withLock { _ in reaped ?? readAndReap() }
     }
 
-    private var reaped: Result? {
-        lock.lock()
-        defer { lock.unlock() }
-        return result
-    }
+    private var reaped: Result? { result.withLock { $0 } }
 
     /// Closes the pipes of a child nobody waited for (it is left to the test runner's exit).
     deinit {
-        if result == nil {
+        if reaped == nil {
             close(out)
             close(err)
         }
@@ -159,22 +153,22 @@ public final class ChildProcess: @unchecked Sendable {
         // Wait for the exit without reaping, then reap under the lock `kill` takes.
         var info = siginfo_t()
         while waitid(P_PID, id_t(pid), &info, WEXITED | WNOWAIT) < 0 && errno == EINTR {}
-        lock.lock()
-        defer { lock.unlock() }
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
-        let code: Int32 = (status & 0x7F) == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
-        let r = Result(
-            status: code, stdout: String(decoding: stdout, as: UTF8.self), stderr: String(decoding: stderr, as: UTF8.self))
-        result = r
-        return r
+        return result.withLock { result in
+            var status: Int32 = 0
+            while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+            let code: Int32 = (status & 0x7F) == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
+            let r = Result(
+                status: code, stdout: String(decoding: stdout, as: UTF8.self), stderr: String(decoding: stderr, as: UTF8.self))
+            result = r
+            return r
+        }
     }
 
     /// Sends `signal` to the child; nothing once it has been reaped (its pid may belong to another).
     public func kill(_ signal: Int32) {
-        lock.lock()
-        defer { lock.unlock() }
-        if result == nil { _ = Glibc.kill(pid, signal) }
+        result.withLock { result in
+            if result == nil { _ = Glibc.kill(pid, signal) }
+        }
     }
 
     /// Whether the child has exited (without reaping it).

@@ -12,7 +12,7 @@ import Synchronization
 /// what a page asks of the podcasts is done there too, and the list read again after it.
 ///
 /// Thread rules: everything here runs on `loop`, the remote's one event loop (which each entry point
-/// asserts), except `onLoop`, `attach` and `relistPodcasts` (any thread; Mutex-guarded). `@unchecked
+/// asserts), except `onLoop` and `relistPodcasts` (any thread; Mutex-guarded). `@unchecked
 /// Sendable`: its other mutable fields are touched only on `loop`; other threads reach it through `onLoop`.
 final class WebHub: @unchecked Sendable {
     let loop: any EventLoop
@@ -36,16 +36,21 @@ final class WebHub: @unchecked Sendable {
     private var podcastList: [WebPodcastFeed]?
     /// After the remote stopped nothing more is handed to `loop` (its owner shuts it down next).
     let stopped = Mutex(false)
-    private let podcastActions = Mutex<(any WebPodcastActions)?>(nil)
+    /// The service's podcasts (nil: none, and no Podcasts panel).
+    private let podcastActions: (any WebPodcastActions)?
     /// The podcast calls may block on the database: never on the event loop.
     private let podcastQueue = DispatchQueue(label: "clickwheel.web.podcasts")
     /// A read of the list is queued: changes meanwhile are folded into it.
     private let relistQueued = Mutex(false)
 
-    init(loop: any EventLoop, options: WebRemoteOptions, logger: Logger, input: @escaping @Sendable (WebInput) -> Void) {
+    init(
+        loop: any EventLoop, options: WebRemoteOptions, logger: Logger, podcasts: (any WebPodcastActions)?,
+        input: @escaping @Sendable (WebInput) -> Void
+    ) {
         self.loop = loop
         self.options = options
         self.logger = logger
+        podcastActions = podcasts
         self.input = input
         charset = options.charset
     }
@@ -140,15 +145,10 @@ final class WebHub: @unchecked Sendable {
         }
     }
 
-    /// The service's podcasts, for the Podcasts panel (any thread; once).
-    func attach(_ podcasts: any WebPodcastActions) {
-        podcastActions.withLock { $0 = podcasts }
-        relistPodcasts()
-    }
-
-    /// Reads the subscriptions again and shows them to every browser when they changed (any thread).
+    /// Reads the subscriptions again and shows them to every browser when they changed (any thread; nothing
+    /// without podcasts).
     func relistPodcasts() {
-        guard let actions = podcastActions.withLock({ $0 }) else { return }
+        guard let actions = podcastActions else { return }
         guard !relistQueued.withLock({ q in defer { q = true }; return q }) else { return }
         podcastQueue.async { [self] in
             relistQueued.withLock { $0 = false }
@@ -172,7 +172,7 @@ final class WebHub: @unchecked Sendable {
     /// the list as it is after.
     func podcast(_ request: WebMessages.PodcastRequest, from s: WebSocketSession) {
         loop.preconditionInEventLoop()
-        guard let actions = podcastActions.withLock({ $0 }) else {
+        guard let actions = podcastActions else {
             return s.send(WebMessages.podcastDone(request, error: "no podcast service"))
         }
         let session = NIOLoopBound(s, eventLoop: loop)

@@ -35,16 +35,19 @@ public final class WebRemote: Sendable {
 
     /// A remote for `options` on `eventLoop` (the service's one event loop, borrowed: its owner shuts it
     /// down); `input` receives what browsers do (from the event loop: hand it on, do not block),
-    /// `artwork` reads a track's picture (on a queue of the remote's own).
+    /// `artwork` reads a track's picture (on a queue of the remote's own). With `podcasts` (the service's
+    /// podcast subscriptions) the page shows its Podcasts panel: the list, read once listening and again
+    /// on each `podcastsChanged`, a field to subscribe, refresh and remove; nil: no panel.
     public init(
         options: WebRemoteOptions, eventLoop: any EventLoop, logger: Logger,
+        podcasts: (any WebPodcastActions)? = nil,
         input: @escaping @Sendable (WebInput) -> Void,
         artwork: @escaping @Sendable (Int64) -> WebArtwork?
     ) {
         self.options = options
         self.logger = logger
         self.artwork = artwork
-        hub = WebHub(loop: eventLoop, options: options, logger: logger, input: input)
+        hub = WebHub(loop: eventLoop, options: options, logger: logger, podcasts: podcasts, input: input)
     }
 
     /// The reason the remote will not listen, or nil.
@@ -108,6 +111,7 @@ public final class WebRemote: Sendable {
         let port = channel.localAddress?.port ?? options.port
         boundPort.withLock { $0 = port }
         logger.info("web remote: \(Self.url(host: options.host, port: port))\(options.needsPassword ? " (password)" : "")")
+        hub.relistPodcasts()
         return port
     }
 
@@ -133,12 +137,6 @@ public final class WebRemote: Sendable {
 
     public func nowPlaying(_ np: WebNowPlaying) {
         onLoop { $0.setNowPlaying(np) }
-    }
-
-    /// The service's podcast subscriptions: the page shows its Podcasts panel (the list, a field to
-    /// subscribe, refresh and remove) once they are attached. Any thread; once, after `start`.
-    public func attachPodcasts(_ podcasts: any WebPodcastActions) {
-        hub.attach(podcasts)
     }
 
     /// The subscriptions or their episodes changed (the `podcast` idle subsystem): the list is read again

@@ -3,6 +3,7 @@ import ClickWheelConfig
 import ClickWheelCore
 import Devices
 import Foundation
+import NamedThreads
 import Synchronization
 
 /// The steps as events come: which device is the wheel, where a step ends, retries and the timeout.
@@ -98,17 +99,15 @@ enum InputDevicesNames {
 
 /// Raw events from the reader threads, taken by the command's thread.
 ///
-/// An `NSLock` rather than a `Mutex`: Thread Sanitizer sees through a pthread mutex, while a contended
-/// `Mutex` hands over inside the uninstrumented Swift library and is reported as a race.
-/// `@unchecked Sendable`: `items` is touched under `lock` only.
-final class EventQueue: @unchecked Sendable {
-    private let lock = NSLock()
-    private var items: [(String, RawInputEvent)] = []
+/// `Locked` rather than a `Mutex`: the readers and the command contend for it by design, and the Thread
+/// Sanitizer sees only a pthread mutex's hand-off (see `Locked`).
+final class EventQueue: Sendable {
+    private let items = Locked<[(String, RawInputEvent)]>([])
 
-    func push(_ path: String, _ event: RawInputEvent) { lock.withLock { items.append((path, event)) } }
+    func push(_ path: String, _ event: RawInputEvent) { items.withLock { $0.append((path, event)) } }
 
     func drain() -> [(String, RawInputEvent)] {
-        lock.withLock {
+        items.withLock { items in
             defer { items = [] }
             return items
         }

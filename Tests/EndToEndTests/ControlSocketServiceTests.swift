@@ -134,6 +134,25 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: s.socket))
     }
 
+    /// A web remote that may not listen (another address than loopback, no password) stops the start with
+    /// its one line, after the podcast service it is handed was made: the service's parts made so far are
+    /// let go of cleanly (a podcast service's HTTP client left running would stop a debug build in its
+    /// `deinit` instead), and nothing listens on the socket. (The address is refused before anything binds:
+    /// the port is never opened.)
+    @Test func aWebRemoteThatMayNotListenStopsTheStartWithOneLine() throws {
+        let dir = URL(fileURLWithPath: "/tmp").appendingPathComponent("cw-web-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let music = TerminalDemoTests.root.appendingPathComponent("Tests/LibraryTests/Fixtures/music").path
+        let r = try ChildProcess.run(TerminalDemoTests.binary, [
+            "run", "--display", "none", "--input", "none", "--output", "null", "--music", music,
+            "--db", dir.path + "/lib.sqlite", "--socket", dir.path + "/socket", "--web", "0.0.0.0:6600",
+        ])
+        #expect(r.status == 1, "\(r.stderr)")
+        #expect(r.stderr.contains("web: 0.0.0.0 is not loopback: set a password"), "\(r.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: dir.path + "/socket"))
+    }
+
     /// Settings → Music Menu survives a restart of the real service, and a row it hides still opens
     /// by name over the socket (`clickwheel ctl screen NAME`).
     @Test func aHiddenMusicRowStaysHiddenAfterARestartAndOpensByName() throws {

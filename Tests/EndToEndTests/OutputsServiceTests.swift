@@ -1,5 +1,6 @@
 import ClickWheelTestKit
 import Foundation
+import NamedThreads
 import Synchronization
 import Testing
 
@@ -10,11 +11,10 @@ import Testing
     /// Reads a FIFO as snapserver's pipe source does (opened first, non-blocking, so the writer's open
     /// succeeds), counting what arrives.
     final class FIFOReader: @unchecked Sendable {
-        // @unchecked: `bytes` is guarded by `lock`; `fd` and `stop` are set before the thread starts or
-        // read atomically.
+        // @unchecked: `received` is `Locked`; `fd` and `thread` are set before the thread starts, `stop` is
+        // atomic.
         let path: String
-        private let lock = NSLock()
-        private var received = 0
+        private let received = Locked(0)
         private let stop = Atomic<Bool>(false)
         private let fd: Int32
         private var thread: Thread?
@@ -30,9 +30,7 @@ import Testing
                     guard poll(&p, 1, 50) == 1 else { continue }
                     let n = read(fd, &buffer, buffer.count)
                     if n > 0 {
-                        lock.lock()
-                        received += n
-                        lock.unlock()
+                        received.withLock { $0 += n }
                     } else {
                         usleep(10_000)  // no writer at the moment (EOF): wait for one
                     }
@@ -42,11 +40,7 @@ import Testing
             t.start()
         }
 
-        var count: Int {
-            lock.lock()
-            defer { lock.unlock() }
-            return received
-        }
+        var count: Int { received.withLock { $0 } }
 
         deinit {
             stop.store(true, ordering: .relaxed)

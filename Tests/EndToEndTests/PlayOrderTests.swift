@@ -1,5 +1,6 @@
 import ClickWheelTestKit
 import Foundation
+import NamedThreads
 import Testing
 
 /// What plays next, and who has the last word, on the real service (`clickwheel run --output null`:
@@ -146,11 +147,10 @@ import Testing
         #expect(failures.list.isEmpty, "\(failures.list.prefix(10))")
     }
 
-    final class Failures: @unchecked Sendable {  // appended to under the lock only
-        private let lock = NSLock()
-        private var items: [String] = []
-        func add(_ s: String) { lock.withLock { items.append(s) } }
-        var list: [String] { lock.withLock { items } }
+    final class Failures: Sendable {
+        private let items = Locked<[String]>([])
+        func add(_ s: String) { items.withLock { $0.append(s) } }
+        var list: [String] { items.withLock { $0 } }
     }
 
     static func race(_ second: Second, music: String, failures: Failures) throws {

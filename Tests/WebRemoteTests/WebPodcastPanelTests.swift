@@ -42,12 +42,13 @@ import Testing
         func update(_ id: Int64?) throws { updates.withLock { $0.append(id) } }
     }
 
-    static func remote() throws -> WebRemote {
+    /// A remote listening on loopback, with `podcasts` behind its Podcasts panel (nil: none).
+    static func remote(podcasts: (any WebPodcastActions)? = nil) throws -> WebRemote {
         let options = WebRemoteOptions(
             host: "127.0.0.1", port: 0, password: nil, geometry: DisplayGeometry(columns: 16, rows: 2), charset: .utf8)
         let remote = WebRemote(
             options: options, eventLoop: MultiThreadedEventLoopGroup.singleton.next(), logger: Logger(label: "web-test"),
-            input: { _ in }, artwork: { _ in nil })
+            podcasts: podcasts, input: { _ in }, artwork: { _ in nil })
         try remote.start()
         return remote
     }
@@ -55,13 +56,12 @@ import Testing
     static func feeds(_ message: [String: Any]?) -> [[String: Any]]? { message?["feeds"] as? [[String: Any]] }
 
     @Test func thePanelSubscribesListsRefreshesAndRemoves() throws {
-        let remote = try Self.remote()
-        defer { remote.stop() }
         let subs = Subscriptions()
-        remote.attachPodcasts(subs)
+        let remote = try Self.remote(podcasts: subs)
+        defer { remote.stop() }
         let a = try WSTestClient(port: remote.port), b = try WSTestClient(port: remote.port)
         #expect(try a.upgrade() == 101 && b.upgrade() == 101)
-        // Admitted: the list, empty (read once at attach; a browser admitted before that read gets it when it comes).
+        // Admitted: the list, empty (read once listening; a browser admitted before that read gets it when it comes).
         #expect(Self.feeds(a.read(type: "podcasts"))?.isEmpty == true)
         #expect(Self.feeds(b.read(type: "podcasts"))?.isEmpty == true)
 

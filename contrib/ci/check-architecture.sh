@@ -128,7 +128,7 @@ EOF
 #    MessageBoard). Keep the closure in a struct (`struct Sink { let call: ... }`).
 while IFS= read -r hit; do
   say "${hit%%:*}:$(echo "$hit" | cut -d: -f2): a closure kept bare in a lock (rule 7: put it in a struct)"
-done < <(grep -rnE --include='*.swift' '(Mutex|LockedValueBox|NIOLockedValueBox|Atomic)<\(*(@Sendable[[:space:]]*)?\([^)]*\)[[:space:]]*(async[[:space:]]*)?(throws[[:space:]]*)?->' Sources contrib 2>/dev/null)
+done < <(grep -rnE --include='*.swift' '(Mutex|Locked|LockedValueBox|NIOLockedValueBox|Atomic)<\(*(@Sendable[[:space:]]*)?\([^)]*\)[[:space:]]*(async[[:space:]]*)?(throws[[:space:]]*)?->' Sources contrib 2>/dev/null)
 
 # 8. The concurrency rule.
 src_grep() { grep -rnE --include='*.swift' "$1" Sources 2>/dev/null | grep -vE '^[^:]+:[0-9]+:[[:space:]]*///?'; }

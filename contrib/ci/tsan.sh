@@ -9,7 +9,8 @@
 #   service   EndToEndTests' service tests: the TSan-built `clickwheel` binary run as a child (control
 #             socket, lifecycle and signals, resume, hostile numbers, play order and command races, the
 #             demo library, the terminal in tmux)
-#   devices   DevicesTests that need no device (folder watcher, keyboard, terminal, HD44780 writer thread)
+#   devices   DevicesTests that need no device (folder watcher, keyboard, terminal, HD44780 writer thread),
+#             and NamedThreadsTests (`Locked` contended by four threads)
 #   evdev     DevicesTests' evdev readers under umockdev (contrib/ci/evdev-tests.sh with the TSan build)
 #
 # The build goes to its own scratch path, .build-tsan (git-ignored), so it never disturbs .build. Every
@@ -24,8 +25,9 @@
 # two accesses under one Mutex are reported as a race when the lock was contended (four threads adding
 # under one Mutex give the right sum and four reports). The summary marks a report whose two accesses
 # both sit on a `withLock` line; LibraryScanner.read was one, and now needs no lock. Where a lock is
-# contended by design (SongTable's columns, ThreadedDisplay's mailbox, calibrate's event queue) it is an
-# NSLock, a pthread mutex whose hand-off TSan sees.
+# contended by design (SongTable's columns, ThreadedDisplay's mailbox, calibrate's event queue, the tests'
+# report logs) it is NamedThreads' `Locked`, a pthread mutex whose hand-off TSan sees (a report on its
+# `withLock` lines is a real race).
 # The tests that run `clickwheel` find the one built beside the test bundle (`BuiltProducts`): the
 # sanitized one here.
 #
@@ -79,7 +81,7 @@ for s in "${suites[@]}"; do
     service)  run_suite service env CW_RACE_ROUNDS=100 swift test --skip-build "${flags[@]}" --filter \
                 'EndToEndTests\.(ControlSocketServiceTests|ServiceLifecycleTests|ResumeEndToEndTests|HostileNumbersTests|PlayOrderTests|DemoLibraryTests|TerminalDemoTests)';;
     devices)  run_suite devices env -u CW_TEST_EVDEV_DIR -u CW_TEST_EVDEV_DEVICES swift test --skip-build "${flags[@]}" \
-                --filter DevicesTests --skip 'LCDprocDisplayTests';;
+                --filter 'DevicesTests|NamedThreadsTests' --skip 'LCDprocDisplayTests';;
     evdev)    run_suite evdev env CW_SWIFTPM_FLAGS="${flags[*]}" CW_EVDEV_TIMEOUT=600 bash contrib/ci/evdev-tests.sh;;
     *) die "unknown suite '$s' (control|playback|service|devices|evdev)";;
   esac

@@ -1,6 +1,7 @@
 import Foundation
 import Library
 import MPDProtocol
+import NamedThreads
 
 /// The library's songs as the browse commands read them (`LibrarySongs`), with each tag's values
 /// numbered: a `TagColumn` per tag, made the first time a command asks for that tag and kept with the
@@ -11,14 +12,12 @@ import MPDProtocol
 /// once per distinct value rather than once per song.
 ///
 /// Thread rules: any thread but an event loop (the first use of a tag builds its column, a few ms).
-/// `@unchecked Sendable`: `songs` is immutable and `columns` is touched under `lock` only. An `NSLock`
-/// rather than a `Mutex`: the Thread Sanitizer sees a pthread mutex's hand-off, while a contended `Mutex`
-/// hands over inside the uninstrumented Swift library and its two holders are reported as a race.
-final class SongTable: @unchecked Sendable {
+/// The columns are `Locked` (not a `Mutex`): clients asking at once contend for them by design, and the
+/// Thread Sanitizer sees only a pthread mutex's hand-off (see `Locked`).
+final class SongTable: Sendable {
     /// Every song, in path order.
     let songs: [SongRecord]
-    private let lock = NSLock()
-    private var columns: [MPDTag: TagColumn] = [:]
+    private let columns = Locked<[MPDTag: TagColumn]>([:])
 
     init(_ songs: [SongRecord]) {
         self.songs = songs
@@ -26,7 +25,7 @@ final class SongTable: @unchecked Sendable {
 
     /// The column of `tag`, built on first use (under the lock, so that clients asking at once build it once).
     func column(_ tag: MPDTag) -> TagColumn {
-        lock.withLock {
+        columns.withLock { columns in
             if let kept = columns[tag] { return kept }
             let made = TagColumn(songs, tag)
             columns[tag] = made

@@ -38,21 +38,6 @@ public final class ThreadedDisplay: TextDisplay, @unchecked Sendable {
     public let geometry: DisplayGeometry
     public let charset: TextCharset
 
-    /// The mailbox behind an `NSLock` rather than a `Mutex`: the Thread Sanitizer sees a pthread mutex's
-    /// hand-off, while a contended `Mutex` hands over inside the uninstrumented Swift library and its two
-    /// holders (`show` and the writer) are reported as a race. `@unchecked Sendable`: `value` is touched
-    /// under `lock` only.
-    private final class LockedMailbox: @unchecked Sendable {
-        private let lock = NSLock()
-        private var value = Mailbox()
-
-        func withLock<R>(_ body: (inout Mailbox) throws -> R) rethrows -> R {
-            lock.lock()
-            defer { lock.unlock() }
-            return try body(&value)
-        }
-    }
-
     private struct Mailbox {
         var frame: Frame?
         var backlight: Bool?
@@ -70,7 +55,9 @@ public final class ThreadedDisplay: TextDisplay, @unchecked Sendable {
     private let retryMS: Int
     private let periodMS: Int?
     private let logger: Logger
-    private let mailbox = LockedMailbox()
+    /// `Locked` rather than a `Mutex`: `show` and the writer contend for it by design, and the Thread
+    /// Sanitizer sees only a pthread mutex's hand-off (see `Locked`).
+    private let mailbox = Locked(Mailbox())
     private let wake: WakePipe
     private var thread: NamedThread?
 

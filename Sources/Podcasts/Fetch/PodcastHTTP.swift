@@ -42,6 +42,13 @@ public final class PodcastHTTP: Sendable {
         try await client.shutdown()
     }
 
+    /// Shuts the client down from a thread that may block (not an event loop, not the cooperative pool):
+    /// for an owner that never got to run, such as a service whose start failed.
+    @available(*, noasync, message: "blocks: use shutdown()")
+    public func syncShutdown() throws {
+        try client.syncShutdown()
+    }
+
     /// A response after following redirects, where it came from, and whether every hop was permanent.
     struct Followed {
         var response: HTTPClientResponse

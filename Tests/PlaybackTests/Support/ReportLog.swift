@@ -1,23 +1,12 @@
 import Foundation
+import NamedThreads
 import Playback
 
 /// Collects an `AudioPlayer`'s reports as they arrive, so a test can wait for one.
 final class ReportLog: Sendable {
-    private let entries = Entries()
-
-    /// The reports behind an `NSLock` rather than a `Mutex`: the collector and the waiters contend for it,
-    /// and the Thread Sanitizer sees a pthread mutex's hand-off but not a contended `Mutex`'s.
-    /// `@unchecked Sendable`: `list` is touched under `lock` only.
-    private final class Entries: @unchecked Sendable {
-        private let lock = NSLock()
-        private var list: [(time: Date, report: PlayerReport)] = []
-
-        func withLock<R>(_ body: (inout [(time: Date, report: PlayerReport)]) throws -> R) rethrows -> R {
-            lock.lock()
-            defer { lock.unlock() }
-            return try body(&list)
-        }
-    }
+    /// The reports, `Locked` rather than behind a `Mutex`: the collector and the waiters contend for them,
+    /// and the Thread Sanitizer sees only a pthread mutex's hand-off (see `Locked`).
+    private let entries = Locked<[(time: Date, report: PlayerReport)]>([])
 
     init(_ player: AudioPlayer) {
         let reports = player.reports
