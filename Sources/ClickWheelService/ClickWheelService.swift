@@ -126,7 +126,9 @@ public final class ClickWheelService: Sendable {
             degreesPerStep: c.degreesPerStep, version: options.version, shuffleSeed: UInt64.random(in: 1...UInt64.max))
         configuration.podcastRefresh = true  // the podcast service always runs (`PodcastService`)
         let engine = Engine(library: library, configuration: configuration, settings: stores.settings?.load() ?? Settings())
-        let player = AudioPlayer(output: .several(ConfiguredOutputs.descriptors(c, logger: logger)), logger: logger)
+        let reports = PlayerReportRelay()
+        let player = AudioPlayer(
+            output: .several(ConfiguredOutputs.descriptors(c, logger: logger)), logger: logger, reportsTo: reports.deliver)
         let outputs = ConfiguredOutputs(c, player: player)
         let shell = PlaybackShell(player: player, library: library, musicFolder: c.music, logger: logger)
         let snapcastControl = c.snapcastControlAddress.map { address in
@@ -145,6 +147,7 @@ public final class ClickWheelService: Sendable {
         wiring.wheelCalibration = WheelCalibrationLink(evdev: evdev, config: c, configFile: options.configFile, logger: logger)
         let loop = EngineLoop(engine: engine, display: display, stores: stores, playback: shell, wiring: wiring, logger: logger)
         lateLoop.set(loop)
+        reports.attach(loop)
         let nowPlaying = web.map { WebNowPlayingFeed(remote: $0, loop: loop, catalog: Catalog(pool), music: c.music) }
 
         scanner.onProgress = { count in loop.post(.scanning(count: count, at: MonotonicClock.now())) }
@@ -198,7 +201,7 @@ public final class ClickWheelService: Sendable {
         let where_ = "database \(c.db), display \(shown)"
         parts = [
             NetworkService(group: network),
-            AudioService(player: player, loop: loop),
+            AudioService(player: player, relay: reports),
             DisplayService(loop: loop),
             EngineService(loop: loop, restore: restore, goodbye: !useTerminal),
             LibraryService(

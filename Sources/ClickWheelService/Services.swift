@@ -9,6 +9,7 @@ import NamedThreads
 import NIOPosix
 import Playback
 import ServiceLifecycle
+import Synchronization
 import UnixSignals
 import WebRemote
 
@@ -17,14 +18,54 @@ import WebRemote
 // of `ClickWheelService.parts`' order, each waited for), then stops the part on a named thread: every
 // start and stop step here blocks (threads joined, sockets and devices closed).
 
-/// The audio player: its reports go to the engine loop until shutdown, then the audio thread stops.
+/// The audio player: its reports go to the engine loop (`PlayerReportRelay`) until shutdown, then the
+/// audio thread stops.
 struct AudioService: Service {
     let player: AudioPlayer
-    let loop: EngineLoop
+    let relay: PlayerReportRelay
 
     func run() async {
-        for await event in player.reports.cancelOnGracefulShutdown() { loop.playerReported(event) }
+        try? await gracefulShutdown()
+        relay.close()
         await NamedThread.run("cw-stop") { player.shutdown() }
+    }
+}
+
+/// Hands the audio player's reports (`AudioPlayer(reportsTo:)`, called on the audio thread) to the engine
+/// loop's queue, in the order they were made: straight from the audio thread, so a report wakes only the
+/// queue's thread. The player is made before the loop, so reports made before `attach` wait here (the
+/// newest 4096, as the player's own stream would keep), then go first. After `close` (shutdown) they are
+/// dropped.
+///
+/// Thread rules: any thread. The state is behind a `Mutex`, and the loop is handed the events while it is
+/// held (`playerReported` only queues them), so no report overtakes another.
+final class PlayerReportRelay: Sendable {
+    private let state = Mutex<(loop: EngineLoop?, early: [PlayerEvent], closed: Bool)>((nil, [], false))
+
+    func deliver(_ event: PlayerEvent) {
+        state.withLock { s in
+            guard !s.closed else { return }
+            if let loop = s.loop { return loop.playerReported(event) }
+            if s.early.count >= 4096 { s.early.removeFirst() }
+            s.early.append(event)
+        }
+    }
+
+    func attach(_ loop: EngineLoop) {
+        state.withLock { s in
+            guard !s.closed else { return }
+            s.loop = loop
+            for event in s.early { loop.playerReported(event) }
+            s.early = []
+        }
+    }
+
+    func close() {
+        state.withLock { s in
+            s.closed = true
+            s.loop = nil
+            s.early = []
+        }
     }
 }
 

@@ -31,7 +31,8 @@ public final class AudioPlayer: Sendable {
     }
 
     /// What the audio thread reports, each with the ticket of the last command it had carried out;
-    /// buffered (newest 4096) so a slow reader never blocks audio.
+    /// buffered (newest 4096) so a slow reader never blocks audio. Empty and finished when the player was
+    /// made with `reportsTo`.
     public let reports: AsyncStream<PlayerEvent>
     private let mailbox = Mailbox()
     private let stats = PlayerStats()
@@ -43,12 +44,18 @@ public final class AudioPlayer: Sendable {
     /// Starts the audio thread. It connects to the output at once, or keeps retrying every 0.25 s with one
     /// log line if there is no server. `positionInterval`: `.position` reports come as the heard position
     /// passes each multiple of it (a clock shown from them changes with the music's seconds).
+    /// `reportsTo`: instead of `reports`, each report is handed to this on the audio thread as it is made (it
+    /// must not block: it only hands the event on, as a queue's `async` does). For a reader that only hands each
+    /// report to a queue, that spares the task reading the stream (jobs on Swift's pool, a pool thread woken
+    /// for each report).
     public init(
         output: Output = .pulse(server: nil), positionInterval: Double = 1,
-        logger: Logger = Logger(label: "clickwheel.playback")
+        logger: Logger = Logger(label: "clickwheel.playback"),
+        reportsTo sink: (@Sendable (PlayerEvent) -> Void)? = nil
     ) {
         let (stream, continuation) = AsyncStream<PlayerEvent>.makeStream(bufferingPolicy: .bufferingNewest(4096))
         reports = stream
+        if sink != nil { continuation.finish() }
         let mailbox = self.mailbox, stats = self.stats
         do {
             try NamedThread.detach(name: "cw-audio", stackSize: 1 << 20) {
@@ -61,7 +68,10 @@ public final class AudioPlayer: Sendable {
                 }
                 let loop = PlayerLoop(
                     output: made, mailbox: mailbox, logger: logger, positionInterval: positionInterval, stats: stats
-                ) { continuation.yield(PlayerEvent(report: $0, after: $1)) }
+                ) { report, after in
+                    let event = PlayerEvent(report: report, after: after)
+                    if let sink { sink(event) } else { continuation.yield(event) }
+                }
                 loop.run()
                 continuation.finish()
                 mailbox.markFinished()

@@ -40,6 +40,42 @@ struct EngineWiringTests {
         #expect(all.contains { $0.contains(.database) }, "\(all)")
     }
 
+    /// The player's reports reach the engine loop's queue in the order they were made: those made before the
+    /// loop was attached first, then the later ones; none after `close` (shutdown).
+    @Test func theReportRelayKeepsTheOrderAndDropsAfterClose() {
+        let playback = RecordingPlayback()
+        let engine = Engine(
+            library: Fixtures.sample(),
+            configuration: EngineConfiguration(geometry: DisplayGeometry(columns: 20, rows: 4), charset: .utf8),
+            settings: Settings())
+        var quiet = Logger(label: "test")
+        quiet.logLevel = .critical
+        let loop = EngineLoop(engine: engine, display: nil, stores: EngineStores(), playback: playback, logger: quiet)
+        let relay = PlayerReportRelay()
+        let event = { (n: Int) in PlayerEvent(report: .position(trackID: 1, seconds: Double(n)), after: 0) }
+        relay.deliver(event(1))
+        relay.deliver(event(2))
+        #expect(playback.seen.withLock { $0 }.isEmpty)
+        relay.attach(loop)
+        relay.deliver(event(3))
+        relay.close()
+        relay.deliver(event(4))
+        loop.send(.tick(MonotonicClock.now()))  // after the queued reports
+        #expect(playback.seen.withLock { $0 } == [event(1), event(2), event(3)])
+    }
+
+    /// Records the reports the loop translates (on its queue, in the order they came).
+    final class RecordingPlayback: PlaybackPort, Sendable {
+        let seen = Mutex<[PlayerEvent]>([])
+        func perform(_ command: PlaybackCommand, following: (Int) -> Int?) {}
+        func translate(_ event: PlayerEvent) -> PlaybackReport? {
+            seen.withLock { $0.append(event) }
+            return nil
+        }
+        func setSoundCheck(_ on: Bool, album: Bool) {}
+        func click(volume: Int) {}
+    }
+
     /// A playback port that does nothing (the engine's commands are not what these tests look at).
     final class SilentPlayback: PlaybackPort, Sendable {
         func perform(_ command: PlaybackCommand, following: (Int) -> Int?) {}

@@ -35,6 +35,33 @@ import Testing
         #expect(order == [1, 2, 3].flatMap { [.started(trackID: $0), .finished(trackID: $0)] })
     }
 
+    @Test("reports handed to a sink (reportsTo) arrive in order, and the stream is finished and empty")
+    func sink() async throws {
+        let fixtures = try Fixtures()
+        let one = try fixtures.tone("one", frequency: "440", seconds: 1)
+        let two = try fixtures.tone("two", frequency: "660", seconds: 1)
+        let log = ReportLog()
+        let player = AudioPlayer(output: .null, positionInterval: 0.1, reportsTo: { log.record($0) })
+        defer { player.shutdown() }
+        var streamed = 0
+        for await _ in player.reports { streamed += 1 }
+        #expect(streamed == 0)
+        player.play(AudioTrack(id: 1, path: one))
+        player.enqueueNext(AudioTrack(id: 2, path: two))
+        try await log.wait(timeout: 15, "finished(2)") { $0 == .finished(trackID: 2) }
+        let order = log.events.filter {
+            switch $0 {
+            case .started, .finished: true
+            default: false
+            }
+        }
+        #expect(order == [.started(trackID: 1), .finished(trackID: 1), .started(trackID: 2), .finished(trackID: 2)])
+        for track in [1, 2] {
+            let seconds = log.timedPositions(track).map(\.seconds)
+            #expect(!seconds.isEmpty && seconds == seconds.sorted(), "positions of \(track): \(seconds)")
+        }
+    }
+
     @Test("pause freezes the position, seek moves it, stop reports stopped")
     func commands() async throws {
         let fixtures = try Fixtures()

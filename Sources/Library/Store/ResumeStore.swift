@@ -24,12 +24,21 @@ public final class ResumeStore: Sendable {
     ) throws {
         let sameQueue = written.withLock { w in w.map { $0.queue == state.queue && $0.unshuffled == state.unshuffledQueue } ?? false }
         let status = Self.name(of: state.status)
+        if sameQueue && alongWith == nil {
+            // The checkpoint of every few seconds while playing: one statement, compiled once (GRDB's
+            // statement cache: no parse and no authorizer pass each time), run as its own transaction
+            // (SQLite's autocommit, as atomic as BEGIN…COMMIT around it, without those two statements).
+            let updated = try db.writeWithoutTransaction { db in
+                try db.cachedStatement(sql: Self.updateSQL).execute(
+                    arguments: [state.current, state.positionMS, status, savedAtMS])
+                return db.changesCount == 1
+            }
+            if updated { return }
+        }
         try db.write { db in
             try alongWith?(db)
             if sameQueue {
-                try db.execute(
-                    sql: "UPDATE resume_state SET current = ?, position_ms = ?, status = ?, saved_at = ? WHERE id = 1",
-                    arguments: [state.current, state.positionMS, status, savedAtMS])
+                try db.execute(sql: Self.updateSQL, arguments: [state.current, state.positionMS, status, savedAtMS])
                 if db.changesCount == 1 { return }
             }
             try db.execute(
@@ -44,6 +53,9 @@ public final class ResumeStore: Sendable {
         }
         written.withLock { $0 = (state.queue, state.unshuffledQueue) }
     }
+
+    /// A checkpoint of the same queue: only where in it, and when.
+    static let updateSQL = "UPDATE resume_state SET current = ?, position_ms = ?, status = ?, saved_at = ? WHERE id = 1"
 
     /// The last checkpoint with the entries whose tracks are gone from the library dropped (see
     /// `ResumeState.keeping`); nil when none is stored or nothing of it is left. A queue with no current

@@ -11,9 +11,14 @@ final class ReportLog: Sendable {
     init(_ player: AudioPlayer) {
         let reports = player.reports
         Task.detached { [self] in
-            for await event in reports { self.entries.withLock { $0.append((Date(), event.report)) } }
+            for await event in reports { self.record(event) }
         }
     }
+
+    /// A log fed by `record`: an `AudioPlayer(reportsTo:)`'s sink.
+    init() {}
+
+    func record(_ event: PlayerEvent) { entries.withLock { $0.append((Date(), event.report)) } }
 
     var all: [PlayerReport] { entries.withLock { $0.map(\.report) } }
 
