@@ -8,8 +8,10 @@ import hashlib
 import http.server
 import os
 import sys
-import threading
 import time
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "Shared"))
+from parent_watch import exit_with_parent  # noqa: E402  (Tests/Shared)
 
 folder = sys.argv[1]
 
@@ -69,16 +71,7 @@ class Handler(http.server.BaseHTTPRequestHandler):
         log(self.path, 200)
 
 
-def exit_with_parent():
-    """Ends this server when the test process that started it is gone: a test runner that crashed left it
-    serving, holding the CI run's output open, and that run waited for it until its time ran out."""
-    parent = os.getppid()
-    while os.getppid() == parent:
-        time.sleep(0.5)
-    os._exit(0)
-
-
-threading.Thread(target=exit_with_parent, daemon=True).start()
+exit_with_parent()
 
 
 server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)

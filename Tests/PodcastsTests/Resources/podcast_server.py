@@ -29,6 +29,9 @@ import threading
 import time
 import urllib.parse
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "Shared"))
+from parent_watch import exit_with_parent  # noqa: E402  (Tests/Shared)
+
 ROOT = sys.argv[1]
 LOCK = threading.Lock()
 LOG = []
@@ -169,16 +172,7 @@ class Handler(http.server.BaseHTTPRequestHandler):
         return self.plain(404, b"<html>no such path</html>", [("Content-Type", "text/html")])
 
 
-def exit_with_parent():
-    """Ends this server when the test process that started it is gone: a test runner that crashed left it
-    serving, holding the CI run's output open, and that run waited for it until its time ran out."""
-    parent = os.getppid()
-    while os.getppid() == parent:
-        time.sleep(0.5)
-    os._exit(0)
-
-
-threading.Thread(target=exit_with_parent, daemon=True).start()
+exit_with_parent()
 
 
 class Server(http.server.ThreadingHTTPServer):
