@@ -31,11 +31,23 @@ public final class ChildProcess: Sendable {
     /// Set when the child is reaped, under the lock `kill` takes, so `kill` never signals a reaped pid.
     private let result = Locked<Result?>(nil)
 
-    /// Starts `path` with `arguments`; standard input is /dev/null; `captureOutput: false` sends the
-    /// output to /dev/null too (for a program whose children may outlive it, such as a daemon);
-    /// `directory` is the child's working directory (the caller's when nil).
+    /// Where the child's standard output and error go.
+    public enum Output: Sendable {
+        /// Into pipes that `wait()` reads into its `Result`.
+        case capture
+        /// To /dev/null: for a program whose children may outlive it (a daemon), which would hold a
+        /// pipe open and keep `wait()` from ever seeing its end.
+        case discard
+        /// Into files, created or truncated (nil: /dev/null): a recorder such as parec writing raw
+        /// audio, or a daemon's log read while it runs. The files are opened in the child, as a
+        /// shell's `>` would, so the program is the child itself and `kill` reaches it.
+        case files(stdout: String?, stderr: String?)
+    }
+
+    /// Starts `path` with `arguments`; standard input is /dev/null; `output` says where standard
+    /// output and error go; `directory` is the child's working directory (the caller's when nil).
     public init(
-        _ path: String, _ arguments: [String], environment: [String: String]? = nil, captureOutput: Bool = true,
+        _ path: String, _ arguments: [String], environment: [String: String]? = nil, output: Output = .capture,
         directory: String? = nil
     ) throws {
         var outPipe: [Int32] = [-1, -1], errPipe: [Int32] = [-1, -1]
@@ -44,12 +56,21 @@ public final class ChildProcess: Sendable {
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        if captureOutput {
+        switch output {
+        case .capture:
             posix_spawn_file_actions_adddup2(&actions, outPipe[1], 1)
             posix_spawn_file_actions_adddup2(&actions, errPipe[1], 2)
-        } else {
+        case .discard:
             posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
             posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        case .files(let stdout, let stderr):
+            for (fd, file) in [(Int32(1), stdout), (Int32(2), stderr)] {
+                if let file {
+                    posix_spawn_file_actions_addopen(&actions, fd, file, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+                } else {
+                    posix_spawn_file_actions_addopen(&actions, fd, "/dev/null", O_WRONLY, 0)
+                }
+            }
         }
         // The child gets 0, 1 and 2 and nothing else. Descriptors without close-on-exec (the pipes,
         // a test's raw sockets, and the connections SwiftNIO accepts: accept4 without SOCK_CLOEXEC)
@@ -111,9 +132,10 @@ public final class ChildProcess: Sendable {
 
     /// Runs to the end and returns the exit status (128 + signal when killed) and the output.
     public static func run(
-        _ path: String, _ arguments: [String], environment: [String: String]? = nil, directory: String? = nil
+        _ path: String, _ arguments: [String], environment: [String: String]? = nil, output: Output = .capture,
+        directory: String? = nil
     ) throws -> Result {
-        try ChildProcess(path, arguments, environment: environment, directory: directory).wait()
+        try ChildProcess(path, arguments, environment: environment, output: output, directory: directory).wait()
     }
 
     /// Reads all output, then waits for the exit; later calls return the same result.

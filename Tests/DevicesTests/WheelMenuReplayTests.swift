@@ -57,9 +57,8 @@ import Testing
         let log = dir + "/stderr.log"
         #expect(FileManager.default.createFile(atPath: log, contents: nil))
 
-        // The service's standard error into the log file (a shell's redirection, then exec: the same pid).
-        let service = try ChildProcess(
-            "/bin/sh", ["-c", "exec \"$0\" run --config \"$1\" 2>\"$2\"", Self.binary, path, log], captureOutput: false)
+        // The service's standard error into the log file.
+        let service = try ChildProcess(Self.binary, ["run", "--config", path], output: .files(stdout: nil, stderr: log))
         defer {
             service.kill(SIGTERM)
             _ = service.wait()

@@ -124,11 +124,11 @@ import Testing
         _ = try s.idlePlayer(seconds: 150)
         let file = s.dir + "/capture.raw"
         let parec = try ChildProcess(
-            "/bin/sh",
+            "parec",
             [
-                "-c",
-                "exec parec -d \"$CW_PULSE_MONITOR\" --raw --format=s16le --rate=44100 --channels=2 --latency-msec=20 > '\(file)'",
-            ])
+                "-d", ProcessInfo.processInfo.environment["CW_PULSE_MONITOR"] ?? "", "--raw", "--format=s16le", "--rate=44100",
+                "--channels=2", "--latency-msec=20",
+            ], output: .files(stdout: file, stderr: nil))
         usleep(13_000_000)
         parec.kill(SIGTERM)
         _ = parec.wait()

@@ -32,4 +32,29 @@ import Testing
         let r = try ChildProcess.run("/bin/sh", ["-c", "for fd in \(fds[0]) \(fds[1]); do [ -e /proc/$$/fd/$fd ] && echo \"$fd open\"; done; echo done"])
         #expect(r.status == 0 && r.stdout == "done\n", "\(r.stdout)")
     }
+
+    /// Output into files: each stream into its own, an earlier content replaced, nil to /dev/null; the
+    /// program is the child itself (its pid, so `kill` reaches it: no shell in between), and a file
+    /// that cannot be opened fails the start.
+    @Test func outputIntoFiles() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("cw-child-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let out = dir + "/out", err = dir + "/err"
+        try "an older, longer content\n".write(toFile: out, atomically: false, encoding: .utf8)
+        let child = try ChildProcess(
+            "/bin/sh", ["-c", "echo $$; echo err >&2; exit 4"], output: .files(stdout: out, stderr: err))
+        let r = child.wait()
+        #expect(r.status == 4 && r.stdout.isEmpty && r.stderr.isEmpty)
+        #expect(try String(contentsOfFile: out, encoding: .utf8) == "\(child.pid)\n")
+        #expect(try String(contentsOfFile: err, encoding: .utf8) == "err\n")
+
+        let quiet = try ChildProcess.run("/bin/sh", ["-c", "echo lost; echo kept >&2"], output: .files(stdout: nil, stderr: err))
+        #expect(quiet.status == 0 && quiet.stdout.isEmpty)
+        #expect(try String(contentsOfFile: err, encoding: .utf8) == "kept\n")
+
+        #expect(throws: (any Error).self) {
+            try ChildProcess("/bin/true", [], output: .files(stdout: dir + "/no/such/folder/out", stderr: nil))
+        }
+    }
 }

@@ -16,9 +16,9 @@ import Testing
     static func capturePeak(seconds: Double) throws -> Int {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("cw-e2e-\(UUID().uuidString).raw").path
         defer { try? FileManager.default.removeItem(atPath: file) }
-        let parec = try ChildProcess("/bin/sh", [
-            "-c", "exec parec -d \"$CW_PULSE_MONITOR\" --raw --format=s16le --rate=44100 --channels=2 --latency-msec=20 > '\(file)'",
-        ])
+        let parec = try ChildProcess(
+            "parec", ["-d", env["CW_PULSE_MONITOR"] ?? "", "--raw", "--format=s16le", "--rate=44100", "--channels=2", "--latency-msec=20"],
+            output: .files(stdout: file, stderr: nil))
         usleep(UInt32(seconds * 1_000_000))
         parec.kill(SIGTERM)
         _ = parec.wait()

@@ -117,7 +117,7 @@ import Testing
             enabled = false
 
             """.write(toFile: conf, atomically: true, encoding: .utf8)
-        let server = try ChildProcess("/usr/bin/snapserver", ["-c", conf], captureOutput: false)
+        let server = try ChildProcess("/usr/bin/snapserver", ["-c", conf], output: .discard)
         defer {
             server.kill(SIGTERM)
             _ = server.wait()

@@ -27,7 +27,7 @@ import Testing
                 #expect(try ChildProcess.run("/usr/bin/lame", ["--quiet", "-b", "32", wav, dir + "/ep\(n).mp3"]).status == 0)
             }
             let script = TerminalDemoTests.root.appendingPathComponent("Tests/EndToEndTests/Podcasts/held_feed_server.py").path
-            server = try ChildProcess("/usr/bin/env", ["python3", script, dir], captureOutput: false)
+            server = try ChildProcess("/usr/bin/env", ["python3", script, dir], output: .discard)
             var port = 0
             #expect(FullServiceTests.poll(seconds: 20) {
                 port = Int((try? String(contentsOfFile: dir + "/port", encoding: .utf8)) ?? "") ?? 0

@@ -41,7 +41,7 @@ import Testing
                 \(items)</channel></rss>
                 """
             let script = TerminalDemoTests.root.appendingPathComponent("Tests/EndToEndTests/Podcasts/feed_server.py").path
-            server = try ChildProcess("/usr/bin/env", ["python3", script, dir], captureOutput: false)
+            server = try ChildProcess("/usr/bin/env", ["python3", script, dir], output: .discard)
             var port = 0
             #expect(FullServiceTests.poll(seconds: 20) {
                 port = Int((try? String(contentsOfFile: dir + "/port", encoding: .utf8)) ?? "") ?? 0

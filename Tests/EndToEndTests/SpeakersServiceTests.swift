@@ -113,12 +113,11 @@ struct SpeakersServiceTests {
         let file = dir.appendingPathComponent("rooms.raw").path
         let monitor = env["CW_SNAP_ROOMS_MONITOR"] ?? "cw_rooms.monitor"
         _ = try ChildProcess.run(
-            "/bin/sh",
+            "timeout",
             [
-                "-c",
-                "timeout 1.5 parec -d \(monitor) --raw --format=s16le --rate=44100 --channels=4 "
-                    + "--channel-map=front-left,front-right,rear-left,rear-right --latency-msec=20 > \(file)",
-            ])
+                "1.5", "parec", "-d", monitor, "--raw", "--format=s16le", "--rate=44100", "--channels=4",
+                "--channel-map=front-left,front-right,rear-left,rear-right", "--latency-msec=20",
+            ], output: .files(stdout: file, stderr: nil))
         let data = try Data(contentsOf: URL(fileURLWithPath: file))
         var sums = (a: 0.0, b: 0.0), frames = 0
         data.withUnsafeBytes { raw in

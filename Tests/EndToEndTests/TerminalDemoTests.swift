@@ -30,7 +30,7 @@ import Testing
         /// server that `new-session` starts must not inherit one, or reading it would never end.
         @discardableResult
         func tmux(_ args: [String], output: Bool) throws -> String {
-            let r = try ChildProcess("tmux", ["-L", name] + args, captureOutput: output).wait()
+            let r = try ChildProcess("tmux", ["-L", name] + args, output: output ? .capture : .discard).wait()
             guard r.status == 0 else { throw TmuxError(args: args, status: r.status) }
             return r.stdout
         }

@@ -54,7 +54,7 @@ extension RealServerTests {
             [
                 "run", "--display", "none", "--input", "none", "--output", "pulse", "--music", music, "--db", db,
                 "--socket", socket,
-            ], captureOutput: false)
+            ], output: .discard)
         let up = try await poll(seconds: 15) { status(binary, socket)["state"] != nil }
         if !up {
             service.kill(SIGTERM)

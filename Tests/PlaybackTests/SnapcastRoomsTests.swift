@@ -175,14 +175,13 @@ final class RoomsCapture {
         let capture = RoomsCapture(file: dir.appendingPathComponent("rooms-\(UUID().uuidString).raw"))
         _ = FileManager.default.createFile(atPath: capture.file.path, contents: nil)
         capture.process = try ChildProcess(
-            "/bin/sh",
+            "parec",
             [
                 // Named: parec's default 4-channel map is not the sink's, and PulseAudio remixed to it, so
                 // "room B" (channel 3) was room A's right channel (seen with room A muted: both silent).
-                "-c", "exec parec -d \"$1\" --raw --format=s16le --rate=44100 --channels=4"
-                    + " --channel-map=front-left,front-right,rear-left,rear-right --latency-msec=20 > \"$2\"",
-                "sh", SnapRooms.monitor, capture.file.path,
-            ], captureOutput: false)
+                "-d", SnapRooms.monitor, "--raw", "--format=s16le", "--rate=44100", "--channels=4",
+                "--channel-map=front-left,front-right,rear-left,rear-right", "--latency-msec=20",
+            ], output: .files(stdout: capture.file.path, stderr: nil))
         for _ in 0..<200 {
             let size = (try? FileManager.default.attributesOfItem(atPath: capture.file.path))?[.size] as? Int ?? 0
             if size > 0 { return capture }

@@ -31,7 +31,7 @@ import Testing
             let child = try ChildProcess(
                 URL(filePath: "/proc/self/exe").resolvingSymlinksInPath().path,
                 ["--testing-library", "swift-testing", "--filter", "KillDuringDownloadTests/childDownload"],
-                environment: environment, captureOutput: false)
+                environment: environment, output: .discard)
             // Until the first piece is on disk or the child is gone (a condition, not a time).
             let pid = child.pid
             let written = await NamedThread.run("kill-test-wait") { () -> Int in

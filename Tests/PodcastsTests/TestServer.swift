@@ -28,7 +28,7 @@ final class TestServer: Sendable {
         let root = FileManager.default.temporaryDirectory.appending(path: "podcast-server-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
         let portFile = root + ".port"
-        let process = try ChildProcess("/usr/bin/env", ["python3", script, root, portFile], captureOutput: false)
+        let process = try ChildProcess("/usr/bin/env", ["python3", script, root, portFile], output: .discard)
         // A condition, not a time: the file is renamed into place whole, or the script has ended.
         let line = await NamedThread.run("test-server-port") { () -> String in
             while true {

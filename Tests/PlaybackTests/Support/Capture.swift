@@ -16,13 +16,10 @@ final class Capture {
     static func start(into dir: URL, name: String = "capture") async throws -> Capture {
         let capture = Capture(file: dir.appendingPathComponent("\(name)-\(UUID().uuidString).raw"))
         _ = FileManager.default.createFile(atPath: capture.file.path, contents: nil)
-        // Into the file by the shell's redirection, then exec: parec is the child itself.
         capture.process = try ChildProcess(
-            "/bin/sh",
-            [
-                "-c", "exec parec -d \"$1\" --raw --format=s16le --rate=\(rate) --channels=2 --latency-msec=20 > \"$2\"", "sh",
-                SoundServer.monitor, capture.file.path,
-            ], captureOutput: false)
+            "parec",
+            ["-d", SoundServer.monitor, "--raw", "--format=s16le", "--rate=\(rate)", "--channels=2", "--latency-msec=20"],
+            output: .files(stdout: capture.file.path, stderr: nil))
         for _ in 0..<200 {
             if capture.size > 0 { return capture }
             try await Task.sleep(for: .milliseconds(50))

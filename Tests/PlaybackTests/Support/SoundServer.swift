@@ -54,7 +54,7 @@ enum Shell {
     @discardableResult
     static func run(_ arguments: [String], environment extra: [String: String] = [:]) throws -> String {
         // Files, not pipes: daemons a start script leaves running (pipewire) would inherit a pipe's write end
-        // and the read would never see EOF. The shell redirects, then execs the command.
+        // and the read would never see EOF.
         let outURL = FileManager.default.temporaryDirectory.appendingPathComponent("cw-shell-\(UUID().uuidString)")
         let errURL = outURL.appendingPathExtension("err")
         defer {
@@ -62,8 +62,9 @@ enum Shell {
             try? FileManager.default.removeItem(at: errURL)
         }
         let child = try ChildProcess(
-            "/bin/sh", ["-c", "out=$1; err=$2; shift 2; exec \"$@\" > \"$out\" 2> \"$err\"", "sh", outURL.path, errURL.path] + arguments,
-            environment: ProcessInfo.processInfo.environment.merging(extra) { $1 }, captureOutput: false)
+            arguments[0], Array(arguments.dropFirst()),
+            environment: ProcessInfo.processInfo.environment.merging(extra) { $1 },
+            output: .files(stdout: outURL.path, stderr: errURL.path))
         let status = child.wait().status
         let output = (try? Data(contentsOf: outURL)) ?? Data()
         let errors = (try? Data(contentsOf: errURL)) ?? Data()
