@@ -4,14 +4,15 @@
 # audio tests against a private PulseAudio server and against PipeWire's pulse server (each with a null
 # sink, captured audio), then the rest of the suite with `swift test` (SQLite files, mpc and python-mpd2
 # against the control socket, the real clickwheel binary in tmux), then 20 power cuts,
-# then each fuzz target for 30 s, then the Debian package installed into a clean Debian root.
+# then each fuzz target for 30 s, then the control and service suites again under Thread Sanitizer,
+# then the Debian package installed into a clean Debian root.
 # Usage: contrib/test.sh [--tsan] [extra swift test arguments]
-#   --tsan   then run the threaded suites again under Thread Sanitizer (contrib/ci/tsan.sh: its own
-#            build in .build-tsan, about 15 minutes more; CI leaves it out to stay within its budget)
+#   --tsan   Thread Sanitizer over all five threaded suites of contrib/ci/tsan.sh (playback, devices
+#            and the evdev readers as well), not only the control and service suites
 set -euo pipefail
 cd "$(dirname "$0")/.."
-tsan=0
-if [ "${1:-}" = --tsan ]; then tsan=1; shift; fi
+tsan_suites=(control service)
+if [ "${1:-}" = --tsan ]; then tsan_suites=(control service playback devices evdev); shift; fi
 # Every process this run starts carries CW_TEST_RUN in its environment; at the end, whatever of them is
 # left is killed. A test runner that crashed once left a helper server of its own serving, holding this
 # run's output open, and CI waited on it until its time ran out. `on_exit` is the stage's own cleanup.
@@ -51,6 +52,21 @@ swift_test() {
 WITH_PIPEWIRE=1 bash contrib/ci/install-deps.sh
 bash contrib/ci/check-architecture.sh
 swift build --build-tests
+# The run's two other builds, Thread Sanitizer's (.build-tsan) and the Debian package's static release
+# build (.build-package), are made now, in the background, at the lowest CPU and I/O priority
+# (SCHED_IDLE, ionice idle): they take only what the stages below leave idle, most of it while the audio
+# tests play in real time, and a waiting test process always runs first. Before Thread Sanitizer's stage
+# the run waits for them; that stage and the package's build again, which finds them done (or finishes
+# them, and shows the error if one failed).
+bg_log="$(mktemp)"
+(
+  chrt --idle -p 0 "$BASHPID" && ionice -c 3 -p "$BASHPID"   # inherited by every process it starts
+  t0=$SECONDS
+  bash contrib/ci/tsan.sh --build-only && echo "[test] background: Thread Sanitizer's build done in $((SECONDS - t0)) s"
+  t1=$SECONDS
+  bash contrib/package/build-deb.sh --build-only && echo "[test] background: the package's release build done in $((SECONDS - t1)) s"
+) > "$bg_log" 2>&1 < /dev/null &
+bg_pid=$!
 bash contrib/ci/evdev-tests.sh
 bash contrib/ci/lcdd-tests.sh
 bash contrib/ci/service-e2e.sh
@@ -144,10 +160,18 @@ python3 contrib/soak/soak.py --minutes 3 --binary .build/debug/clickwheel
 # contrib/fuzz/README.md.
 bash contrib/ci/fuzz.sh 30
 
+# Thread Sanitizer (contrib/ci/tsan.sh): the control and service suites (SwiftNIO's event loop, the
+# library read on its queue, the TSan-built service as a child under command races); fails on any
+# report. First the background builds above are waited for.
+t0=$SECONDS
+wait "$bg_pid" || echo "[test] a background build failed; its stage builds again below and shows why" >&2
+grep '^\[test\] background' "$bg_log" >&2 || true
+echo "[test] waited $((SECONDS - t0)) s for the background builds" >&2
+rm -f "$bg_log"
+bash contrib/ci/tsan.sh "${tsan_suites[@]}"
+
 # The Debian package (contrib/package/README.md): a release build with the static Swift stdlib, lintian,
 # then install, index, play, upgrade, remove and purge in a Debian 12 root made by debootstrap with no
 # Swift in it (the root cached in /var/cache/clickwheel-debootstrap where the machine keeps it). Last:
 # the release build is its own (.build-package), and no other stage needs it.
 bash contrib/ci/package-test.sh
-
-if [ "$tsan" = 1 ]; then bash contrib/ci/tsan.sh; fi

@@ -2,6 +2,7 @@
 # tsan.sh - the suites that run threads, built with Thread Sanitizer, and a summary of what it reports.
 #
 # Usage:  contrib/ci/tsan.sh [--no-build] [control|playback|service|devices|evdev ...]   (default: all five)
+#         contrib/ci/tsan.sh --build-only   (the build alone: contrib/test.sh makes it early, in the background)
 #
 #   control   ControlServerTests (SwiftNIO event loop, the library read on its queue, stalled clients)
 #   playback  PlaybackTests on the null output (the audio thread; RealServerTests need PULSE_SERVER and
@@ -31,8 +32,8 @@
 # The tests that run `clickwheel` find the one built beside the test bundle (`BuiltProducts`): the
 # sanitized one here.
 #
-# Time on the project's 2-core VM (shared with other builds): the first build about 10 minutes (an
-# incremental one a few), the suites about 6 minutes.
+# contrib/test.sh (and so CI) runs the control and service suites, with the build made earlier in the
+# background; `contrib/test.sh --tsan` all five.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 die() { printf '[tsan] ERROR: %s\n' "$*" >&2; exit 1; }
@@ -43,6 +44,7 @@ suites=("$@")
 [ ${#suites[@]} -gt 0 ] || suites=(control playback service devices evdev)
 
 flags=(--sanitize=thread --scratch-path .build-tsan)
+[ "${suites[0]:-}" != --build-only ] || exec swift build --build-tests "${flags[@]}"
 run_dir="$(mktemp -d "${TMPDIR:-/tmp}/clickwheel-tsan.XXXXXX")"
 mkdir -p "$run_dir/reports"
 # halt_on_error=0: report every race and carry on; history_size=7: the previous access's stack is kept

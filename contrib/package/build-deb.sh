@@ -13,6 +13,8 @@
 #                      v1.2.0, 1.2.0-1 on it; +dirty with uncommitted changes)
 #   --binary PATH      package this already built (static) binary instead of building one
 #   --out DIR          where the .deb goes (default: the current directory)
+#   --build-only       only build what packaging needs (the static binary and the man page tool) and
+#                      print the binary's path: contrib/test.sh makes these builds early, in the background
 # Env: SCRATCH (default .build-package), TOOLS_SCRATCH (default .build-package-tools), JOBS (swift build -j N;
 #      1 runs one compiler process at a time, for a board with 2 GB),
 #      DEBFULLNAME/DEBEMAIL (Maintainer; default: git config user.name/user.email),
@@ -26,13 +28,14 @@ cd "$repo"
 log() { printf '[build-deb] %s\n' "$*" >&2; }
 die() { printf '[build-deb] ERROR: %s\n' "$*" >&2; exit 1; }
 
-arch="" version="" binary="" out="$PWD"
+arch="" version="" binary="" out="$PWD" build_only=0
 while [ $# -gt 0 ]; do
   case "$1" in
     --arch) arch="${2:?--arch needs a value}"; shift 2 ;;
     --version) version="${2:?--version needs a value}"; shift 2 ;;
     --binary) binary="${2:?--binary needs a path}"; shift 2 ;;
     --out) out="${2:?--out needs a directory}"; shift 2 ;;
+    --build-only) build_only=1; shift ;;
     -h | --help) sed -n '2,/^set -/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
     *) die "unknown option '$1' (see --help)" ;;
   esac
@@ -75,6 +78,22 @@ fi
 dpkg --validate-version "$version" 2>/dev/null || die "not a valid Debian version: '$version'"
 log "version $version, architecture $arch"
 
+# The man page tool: swift-argument-parser's generate-manual, the tool its plugin runs. The plugin
+# (`swift package plugin generate-manual`) first builds every product of the package in release mode,
+# dynamically linked; here the same tool runs on the binary being packaged instead. Prints its path.
+# A fresh clone has no $TOOLS_SCRATCH yet: find's failure there is "not built", not an error.
+manual_tool() {
+  local tool
+  tool="$( (find "$TOOLS_SCRATCH" -type f -perm -u+x -name 'generate-manual-tool' 2>/dev/null || true) | head -n 1)"
+  if [ -z "$tool" ]; then
+    log "building swift-argument-parser's generate-manual tool (swift package plugin generate-manual --help)"
+    swift package --scratch-path "$TOOLS_SCRATCH" plugin generate-manual --help >/dev/null
+    tool="$(find "$TOOLS_SCRATCH" -type f -perm -u+x -name 'generate-manual-tool' | head -n 1)"
+    [ -n "$tool" ] || die "generate-manual tool not found under $TOOLS_SCRATCH"
+  fi
+  printf '%s\n' "$tool"
+}
+
 # --- The binary. ---------------------------------------------------------------------------------
 # Linked by the toolchain's lld with packed relative relocations (DT_RELR, `-z pack-relative-relocs`):
 # the static Swift runtime and Foundation's metadata need 130,000-odd relative relocations, 24 bytes
@@ -95,6 +114,11 @@ if [ -z "$binary" ]; then
   readelf -d "$binary" | grep -q '(RELR)' || die "the binary has no DT_RELR: the toolset's linker options were not applied"
 fi
 [ -x "$binary" ] || die "no executable at $binary"
+if [ "$build_only" = 1 ]; then
+  manual_tool >/dev/null
+  printf '%s\n' "$binary"
+  exit 0
+fi
 
 work="$(mktemp -d "${TMPDIR:-/tmp}/clickwheel-deb.XXXXXX")"
 trap 'rm -rf "$work"' EXIT
@@ -116,16 +140,7 @@ swift_left="$(printf '%s\n' "$needed" | grep -E '^(libswift|libFoundation|lib_Fo
 "$bin" --version >/dev/null || die "the stripped binary does not run"
 
 # --- Man pages: swift-argument-parser's generate-manual (the tool its plugin runs). -------------
-# The plugin (`swift package plugin generate-manual`) first builds every product of the package in
-# release mode, dynamically linked; here the same tool runs on the binary being packaged instead.
-# A fresh clone has no $TOOLS_SCRATCH yet: find's failure there is "not built", not an error.
-tool="$( (find "$TOOLS_SCRATCH" -type f -perm -u+x -name 'generate-manual-tool' 2>/dev/null || true) | head -n 1)"
-if [ -z "$tool" ]; then
-  log "building swift-argument-parser's generate-manual tool (swift package plugin generate-manual --help)"
-  swift package --scratch-path "$TOOLS_SCRATCH" plugin generate-manual --help >/dev/null
-  tool="$(find "$TOOLS_SCRATCH" -type f -perm -u+x -name 'generate-manual-tool' | head -n 1)"
-  [ -n "$tool" ] || die "generate-manual tool not found under $TOOLS_SCRATCH"
-fi
+tool="$(manual_tool)"
 man_date="$(date -u -d "@$SOURCE_DATE_EPOCH" +%Y-%m-%d)"
 mkdir -p "$work/man"
 "$tool" "$bin" --multi-page --date "$man_date" --section 1 -o "$work/man" >&2
