@@ -15,3 +15,17 @@ struct ReadAheadTests {
         #expect(!ReadAhead.readsTail(Array(name.utf8)))
     }
 }
+
+extension ReadAheadTests {
+    /// The spans fetched ahead: a page at the front, the end's pages for MP3; more of an Ogg file, never
+    /// past its size and never overlapping.
+    @Test func spansStayInTheFile() {
+        #expect(ReadAhead.spans(of: Array("a.flac".utf8), size: 1_000_000) == (4096, 0))
+        #expect(ReadAhead.spans(of: Array("a.flac".utf8), size: 100) == (100, 0))
+        #expect(ReadAhead.spans(of: Array("a.mp3".utf8), size: 1_000_000) == (4096, 1_000_000 - 999_424))
+        #expect(ReadAhead.spans(of: Array("a.ogg".utf8), size: 86481) == (8192, 86481 - 86016))
+        #expect(ReadAhead.spans(of: Array("a.Opus".utf8), size: 219_216) == (8192, 219_216 - 217_088))
+        #expect(ReadAhead.spans(of: Array("a.opus".utf8), size: 6000) == (6000, 0))
+        #expect(ReadAhead.spans(of: Array("a.ogg".utf8), size: 8200) == (8192, 8))
+    }
+}
