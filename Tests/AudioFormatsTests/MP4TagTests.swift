@@ -92,14 +92,14 @@ import Testing
         #expect(info.samples == 4410, "tags written after encoding leave the length alone")
         #expect(info.problems.isEmpty)
 
-        // The index reads moov less the images (all but the block read with the header before each): the
+        // The index reads moov less the images (all but the rest of the page of the header before each): the
         // same info.
         let tally = TallySource(bytes)
         #expect(try MP4Reader.read(tally) == info)
         let moov = try #require(find(Array("moov".utf8), in: bytes))
         let moovSize = bytes[(moov - 4)..<moov].reduce(0) { $0 << 8 | Int($1) }
         let images = jpeg.count + png.count - 2 * MP4MoovRead.kept
-        #expect(images > 1000 && tally.bytesRead < moovSize - images + 2 * MP4MoovRead.block, "\(tally.bytesRead) bytes read")
+        #expect(images > 1000 && tally.bytesRead < moovSize - images + 2 * FilePages.size, "\(tally.bytesRead) bytes read")
     }
 
     /// The tags ffmpeg's mp4 muxer writes from `-metadata` (its names, mapped onto the iTunes atoms). Its

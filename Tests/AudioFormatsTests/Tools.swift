@@ -69,6 +69,8 @@ final class TallySource: ByteSource {
     let inner: MemorySource
     private(set) var reads = 0
     private(set) var bytesRead = 0
+    /// Every range read, in order.
+    private(set) var ranges: [Range<Int>] = []
 
     init(_ bytes: [UInt8]) { inner = MemorySource(bytes) }
     var size: Int { inner.size }
@@ -77,7 +79,15 @@ final class TallySource: ByteSource {
         let bytes = try inner.read(at: offset, count: count)
         reads += 1
         bytesRead += bytes.count
+        ranges.append(offset..<offset + bytes.count)
         return bytes
+    }
+
+    /// Whether any read reached into `range` past the end of the 4 KiB page `range` starts in: the page
+    /// cache brings in whole pages, so a read may cover the rest of that page, and nothing after it.
+    func readPastItsFirstPage(_ range: Range<Int>) -> Bool {
+        let pageEnd = (range.lowerBound / 4096 + 1) * 4096
+        return ranges.contains { max($0.lowerBound, pageEnd) < min($0.upperBound, range.upperBound) }
     }
 }
 

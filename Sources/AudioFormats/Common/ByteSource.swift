@@ -37,3 +37,15 @@ public struct FormatError: Error, Hashable, Sendable, CustomStringConvertible {
 
     public var description: String { reason }
 }
+
+/// The page cache's unit, which a read brings in whole: the readers end their reads at a page boundary
+/// where they may choose, so a read touches no page it does not need and leaves none half-used.
+enum FilePages {
+    static let size = 4096
+
+    /// How many bytes from `offset` reach the first page boundary at or after `offset + atLeast`.
+    static func countToBoundary(from offset: Int, atLeast: Int) -> Int {
+        let end = offset + max(atLeast, 1)
+        return (end + size - 1) / size * size - offset
+    }
+}

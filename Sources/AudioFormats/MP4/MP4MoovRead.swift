@@ -13,8 +13,6 @@ enum MP4MoovRead {
     static let maxHeaders = 512
     /// The bytes kept at the start of each image.
     static let kept = 16
-    /// How much is read at an atom header not yet read: up to this much of an image is read with it.
-    static let block = 4 << 10
 
     private enum Level { case moov, udta, meta, ilst, covr }
 
@@ -39,8 +37,9 @@ enum MP4MoovRead {
         return reader.buffer
     }
 
-    /// The buffer the walk reads into: atom headers are read in blocks, so the headers of small neighbours
-    /// (an `ilst`'s items) cost one read, and what a block holds is not read again.
+    /// The buffer the walk reads into: atom headers are read in blocks to the end of their 4 KiB page, so
+    /// the headers of small neighbours (an `ilst`'s items) cost one read, what a block holds is not read
+    /// again, and an image's bytes past the page of its header are never read.
     private struct Reader {
         let base: Int
         var buffer: [UInt8]
@@ -64,7 +63,8 @@ enum MP4MoovRead {
             let wanted = offset..<min(offset + count, limit)
             headers += 1
             if !have.contains(where: { $0.contains(wanted.lowerBound) && $0.upperBound >= wanted.upperBound }) {
-                let block = offset..<min(offset + MP4MoovRead.block, base + buffer.count)
+                let end = offset + FilePages.countToBoundary(from: offset, atLeast: count)
+                let block = offset..<min(end, base + buffer.count)
                 guard try fill(source, block) else { return [] }
             }
             return buffer[(wanted.lowerBound - base)..<(wanted.upperBound - base)]

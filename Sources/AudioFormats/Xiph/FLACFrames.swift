@@ -9,8 +9,10 @@
 /// up to the end of the file (less an ID3v1 tag there) carry a matching CRC-16: a false sync code inside
 /// the audio passes both only by chance of one in 2^24. Called from any thread; it holds no state.
 enum FLACFrames {
-    /// The first tail read; a file whose last frame is longer is read further back in growing steps.
-    static let firstWindow = 16 << 10
+    /// The first tail read (from a page boundary, so up to a page more); a file whose last frame is longer
+    /// is read further back in growing steps, each from a page boundary too: a read covers whole pages of
+    /// the page cache, the last frame's and few more.
+    static let firstWindow = 4 << 10
     /// How far back the last frame is looked for: FLAC's longest frame (65535 samples of 8 channels of 32
     /// bits, uncompressed) is 2 MiB.
     static let limit = 2 << 20 + 64
@@ -56,7 +58,7 @@ enum FLACFrames {
         var searched = end  // candidates at or past this were checked in a smaller window
         var checks = 0
         while true {
-            let start = max(floor, end - window)
+            let start = max(floor, (end - window) / FilePages.size * FilePages.size)
             let bytes = try source.read(at: start, count: end - start)
             guard bytes.count == end - start, bytes.count >= 4 else { return nil }
             let storedCRC = UInt16(bytes[bytes.count - 2]) << 8 | UInt16(bytes[bytes.count - 1])

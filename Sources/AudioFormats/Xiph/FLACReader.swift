@@ -86,8 +86,16 @@ public enum FLACReader {
     static func readPicture(_ source: some ByteSource, block: Range<Int>, into info: inout AudioFileInfo)
         throws(FormatError)
     {
-        var bytes = try source.read(at: block.lowerBound, count: min(block.count, 1024))
+        // The header is a few dozen bytes: read to the end of its page first (the image after it is not
+        // read), then as much as it says it needs.
+        var bytes = try source.read(
+            at: block.lowerBound,
+            count: min(block.count, FilePages.countToBoundary(from: block.lowerBound, atLeast: 64)))
         var parsed = FLACPicture.parse(bytes[...])
+        if case .failure(.cutShort(nil)) = parsed, bytes.count < min(block.count, 1024) {
+            bytes = try source.read(at: block.lowerBound, count: min(block.count, 1024))
+            parsed = FLACPicture.parse(bytes[...])
+        }
         if case .failure(.cutShort(let needed?)) = parsed, needed > bytes.count, needed <= block.count,
             needed <= FLACPicture.maxHeader
         {

@@ -1,13 +1,11 @@
-/// Reads Ogg pages forward from the front of a file through a 16 KiB window (a page longer than it, or
-/// across its end, is read whole from its start), as libogg's `ogg_sync_pageseek`
+/// Reads Ogg pages forward from the front of a file, each read ending at a 4 KiB boundary (a page past
+/// it is read whole from its start, to the boundary after its end), as libogg's `ogg_sync_pageseek`
 /// finds them: a page must start with the capture pattern and carry a matching checksum; anything else
 /// (junk, a damaged page) is skipped by searching for the next `OggS`.
 ///
 /// It stops at the end of the file, at a page cut short by it, and after `budget` bytes (the header
 /// packets of a hostile file could otherwise be searched for through gigabytes).
 struct OggPageReader {
-    static let window = 16 << 10
-
     let source: any ByteSource
     /// Where the next page is looked for.
     private(set) var offset = 0
@@ -82,7 +80,9 @@ struct OggPageReader {
         guard at < source.size else { return false }
         if at >= bufferStart, at + count <= bufferStart + buffer.count { return true }
         if at >= bufferStart, bufferStart + buffer.count == source.size, at < source.size { return true }
-        let length = max(count, Self.window)
+        // To the end of the page the bytes asked for end in: the header pages of a file are often a page
+        // or two, and a fixed window past them would bring in audio the index never reads.
+        let length = FilePages.countToBoundary(from: at, atLeast: count)
         guard budget > 0 else { return false }
         buffer = try source.read(at: at, count: length)
         bufferStart = at

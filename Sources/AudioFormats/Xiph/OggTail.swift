@@ -2,14 +2,16 @@
 /// libvorbisfile and opusfile do for a stream's length: its granule position is the stream's last sample,
 /// and a last page not marked end-of-stream tells of a file cut short.
 ///
-/// It reads the file's last `firstChunk` bytes (the last page of a real file is a few KiB), then the tail
-/// before them in chunks twice as long each time (to 64 KiB) only when no page with a granule is found
-/// there, newest first; checks each
+/// It reads the file's last 4 KiB page (from the last page boundary: the last Ogg page of a real file is a
+/// few KiB, and its header is often there), then the tail before it a page at a time to 64 KiB from the
+/// end and in 64 KiB chunks past that, each ending on a page boundary, only when no page with a granule
+/// is found there, newest first; checks each
 /// `OggS` from the back (a page header that parses, a matching checksum, the stream's serial, a granule
 /// position set; a page running past the chunk is read on its own) and stops at the first that passes, at
 /// `limit` bytes from the end, or at `floor` (the end of the header pages).
 enum OggTail {
-    static let firstChunk = 8 << 10
+    /// The fewest bytes the first chunk holds: a page header with a few segments.
+    static let minimumFirst = 64
     static let chunk = 64 << 10
     /// How far back to look: a chained file's first stream may end far from the end, and is then not found.
     static let limit = 1 << 20
@@ -23,10 +25,15 @@ enum OggTail {
         var end = source.size
         var candidates = 0
         let stop = max(floor, source.size - limit)
-        var size = firstChunk
+        // The first chunk is the file's last 4 KiB page (what is past its last boundary), or the last two
+        // when that holds too little for a page header; each chunk after ends where the one before began,
+        // a page long within the last `chunk` bytes (where a real last page starts: a longer step would
+        // read pages before it), `chunk` long past them.
+        var size = source.size - (source.size - 1) / FilePages.size * FilePages.size
+        if size < minimumFirst { size += FilePages.size }
         while end > stop {
             let start = max(stop, end - size)
-            size = min(size * 2, chunk)
+            size = source.size - start < chunk ? FilePages.size : chunk
             // Three bytes more than the chunk, so an `OggS` across its end is seen once.
             let bytes = try source.read(at: start, count: min(end + 3, source.size) - start)
             var i = bytes.count - 4

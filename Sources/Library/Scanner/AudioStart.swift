@@ -10,41 +10,56 @@ struct AudioStart {
     var bitratesVary = false
 
     static func find(in file: FileReader, from start: Int, limit: Int) throws(ScanError) -> AudioStart? {
-        if let nearby = try findNearby(in: file, from: start) { return nearby }
+        // The rest of the tag's last page first (the three frames needed often end there), then one page more.
+        for pages in 0..<2 {
+            switch try findNearby(in: file, from: start, pages: pages) {
+            case .found(let nearby): return nearby
+            case .undecided: continue
+            case .elsewhere: return try findInWindows(in: file, from: start, limit: limit)
+            }
+        }
         return try findInWindows(in: file, from: start, limit: limit)
+    }
+
+    enum Nearby {
+        case found(AudioStart)
+        /// The window ended before the answer: a longer one may give it.
+        case undecided
+        /// No header frame here: `findInWindows` decides.
+        case elsewhere
     }
 
     /// The common case in one or two pages: a frame with a Xing/Info/VBRI header soon after the tag.
     ///
-    /// Gives exactly what `findInWindows` gives, or nil to leave the decision to it: every position is
+    /// Reads from `start` to the page boundary after it, `pages` pages more. Gives exactly what
+    /// `findInWindows` gives, or leaves the decision to a longer read: every position is
     /// tested as there, and a result is only taken when everything it depends on lies inside this
     /// smaller read (or the file ends within it): the two chained headers and the header frame's first
     /// 64 bytes (`VBRHeader` reads fewer). A stream without a header frame goes to `findInWindows`,
     /// whose 64 KiB window `bitratesVary` looks at (such a file is read whole anyway).
-    static func findNearby(in file: FileReader, from start: Int) throws(ScanError) -> AudioStart? {
+    static func findNearby(in file: FileReader, from start: Int, pages: Int) throws(ScanError) -> Nearby {
         let page = 4096
-        let end = (start + page + page - 1) / page * page  // at least 4 KiB, to a page boundary
-        guard start < file.size else { return nil }
+        let end = (start + 1 + page - 1) / page * page + pages * page
+        guard start < file.size else { return .elsewhere }
         let buf = try file.read(at: start, count: end - start)
         let toEOF = start + buf.count == file.size
-        if buf.count < 4 { return nil }
-        return buf.withUnsafeBytes { raw -> AudioStart? in
+        if buf.count < 4 { return toEOF ? .elsewhere : .undecided }
+        return buf.withUnsafeBytes { raw -> Nearby in
             var i = 0
             while i <= raw.count - 4 {
                 if raw[i] == 0xFF, let h = MPEGFrameHeader(raw, at: i) {
                     switch chainsWithin(raw, i, h, remaining: file.size - start - i, toEOF: toEOF) {
                     case .no: break
-                    case .undecided: return nil
+                    case .undecided: return .undecided
                     case .yes:
-                        guard toEOF || i + 64 <= raw.count, let vbr = VBRHeader(raw, frameAt: i, header: h) else {
-                            return nil
-                        }
-                        return AudioStart(offset: start + i, header: h, vbrHeader: vbr)
+                        guard toEOF || i + 64 <= raw.count else { return .undecided }
+                        guard let vbr = VBRHeader(raw, frameAt: i, header: h) else { return .elsewhere }
+                        return .found(AudioStart(offset: start + i, header: h, vbrHeader: vbr))
                     }
                 }
                 i += 1
             }
-            return nil
+            return toEOF ? .elsewhere : .undecided
         }
     }
 
