@@ -27,35 +27,28 @@ extension FFmpegDecoder {
     /// Frames `skip..<skip+count` of `frame` into the queue, by its sample format.
     private func append(_ frame: FFmpegFrame, skip: Int, count: Int) {
         let gain = self.gain
-        let ch = frame.channels
-        let format = frame.format
-        let planar = format.isPlanar
-        func pointer<T>(_ type: T.Type) -> (Int, Int) -> T {
-            if planar {
-                let planes = (0..<ch).map { frame.plane($0).assumingMemoryBound(to: T.self) }
-                return { f, c in planes[c][skip + f] }
-            }
-            let p = frame.plane(0).assumingMemoryBound(to: T.self)
-            return { f, c in p[(skip + f) * ch + c] }
+        switch frame.format {
+        case .s16, .s16Planar: append(frame, Int16.self, skip: skip, count: count) { S16.from(Int32($0), bits: 16, gain: gain) }
+        case .s32, .s32Planar: append(frame, Int32.self, skip: skip, count: count) { S16.from($0, bits: 32, gain: gain) }
+        case .float, .floatPlanar: append(frame, Float.self, skip: skip, count: count) { S16.from($0, gain: gain) }
+        case .double, .doublePlanar: append(frame, Double.self, skip: skip, count: count) { S16.from(Float($0), gain: gain) }
+        case .u8, .u8Planar: append(frame, UInt8.self, skip: skip, count: count) { S16.from(Int32($0) - 128, bits: 8, gain: gain) }
+        case .other: skippedDamage += 1
         }
-        switch format {
-        case .s16, .s16Planar:
-            let s = pointer(Int16.self)
-            queue.append(frames: count) { f, c in S16.from(Int32(s(f, c)), bits: 16, gain: gain) }
-        case .s32, .s32Planar:
-            let s = pointer(Int32.self)
-            queue.append(frames: count) { f, c in S16.from(s(f, c), bits: 32, gain: gain) }
-        case .float, .floatPlanar:
-            let s = pointer(Float.self)
-            queue.append(frames: count) { f, c in S16.from(s(f, c), gain: gain) }
-        case .double, .doublePlanar:
-            let s = pointer(Double.self)
-            queue.append(frames: count) { f, c in S16.from(Float(s(f, c)), gain: gain) }
-        case .u8, .u8Planar:
-            let s = pointer(UInt8.self)
-            queue.append(frames: count) { f, c in S16.from(Int32(s(f, c)) - 128, bits: 8, gain: gain) }
-        case .other:
-            skippedDamage += 1
+    }
+
+    /// The frame's samples as `T`, planar or interleaved, converted by `convert` into the queue.
+    @inline(__always)
+    private func append<T>(
+        _ frame: FFmpegFrame, _ type: T.Type, skip: Int, count: Int, _ convert: (T) -> Int16
+    ) {
+        let ch = frame.channels
+        if frame.format.isPlanar {
+            let planes = (0..<ch).map { UnsafePointer(frame.plane($0).assumingMemoryBound(to: T.self)) }
+            queue.append(frames: count, planes: planes, offset: skip, convert)
+        } else {
+            let p = frame.plane(0).assumingMemoryBound(to: T.self) + skip * ch
+            queue.append(frames: count, interleaved: p, convert)
         }
     }
 }

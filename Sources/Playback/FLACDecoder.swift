@@ -82,6 +82,6 @@ final class FLACDecoder: TrackDecoder {
         let bits = block.bitsPerSample
         let gain = self.gain
         let planes = (0..<block.channels).map { block.channel($0) }
-        queue.append(frames: block.frames) { f, c in S16.from(planes[c][f], bits: bits, gain: gain) }
+        queue.append(frames: block.frames, planes: planes) { S16.from($0, bits: bits, gain: gain) }
     }
 }

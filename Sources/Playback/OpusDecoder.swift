@@ -52,9 +52,9 @@ final class OpusDecoder: TrackDecoder {
             }
             guard frames > 0 else { return .ended }
             guard file.channels(link: link) == sourceChannels else { return .skipped }
-            let gain = self.gain, ch = sourceChannels
+            let gain = self.gain
             floats.withUnsafeBufferPointer { pcm in
-                queue.append(frames: frames) { i, c in S16.from(pcm[i * ch + c], gain: gain) }
+                queue.append(frames: frames, interleaved: pcm.baseAddress!) { S16.from($0, gain: gain) }
             }
             return .decoded
         } catch {

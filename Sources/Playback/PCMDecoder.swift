@@ -2,7 +2,8 @@ import AudioFormats
 
 /// The `pcm` decoder: WAV (RIFF, RF64) and AIFF/AIFF-C files of integer or float samples, read by the
 /// project's own `RIFFReader`/`AIFFReader` and played straight from the sample range they find: exactly
-/// the file's frames, 16-bit bit for bit, wider samples rounded (`S16`). Seeking is exact.
+/// the file's frames, 16-bit bit for bit, wider samples rounded (`S16`). Seeking is exact. 16-bit mono and
+/// stereo, nearly every WAV and AIFF file, is read straight into the player's buffer.
 ///
 /// A cut file plays up to its last whole frame; a read error ends the track as `.failed`.
 ///
@@ -20,6 +21,8 @@ final class PCMDecoder: TrackDecoder {
     private var raw: [UInt8]
     private var position: Int64 = 0
     private var gain: Float
+    /// 16-bit integer samples in one or two channels: read without the queue (`readDirect`).
+    private let direct: Bool
     var skippedDamage: Int { 0 }
     /// Frames read per call.
     private static let chunk = 4096
@@ -44,10 +47,12 @@ final class PCMDecoder: TrackDecoder {
         format = PCMFormat(sampleRate: info.sampleRate, channels: queue.channels)
         raw = [UInt8](repeating: 0, count: Self.chunk * frameBytes)
         gain = soundCheck ? Float(track.replayGain?.scale ?? 1) : 1
+        direct = !info.isFloat && bytesPerSample == 2 && info.channels <= 2
     }
 
     func read(into buffer: UnsafeMutableRawBufferPointer) -> DecodedChunk {
         let total = length ?? 0
+        if direct && queue.isEmpty { return readDirect(into: buffer, total: total) }
         if queue.isEmpty && position < total {
             let frames = Int(min(Int64(Self.chunk), total - position))
             let offset = data.lowerBound + Int(position) * frameBytes
@@ -68,6 +73,32 @@ final class PCMDecoder: TrackDecoder {
         }
         let bytes = queue.take(into: buffer)
         return queue.isEmpty && position >= total ? .end(bytes: bytes) : .data(bytes: bytes)
+    }
+
+    /// 16-bit mono or stereo, the pipeline's own samples: read straight into the player's buffer (no queue,
+    /// no per-sample conversion), then swapped in place from big-endian (AIFF) and scaled by Sound Check's
+    /// gain when there is one, each sample as `S16.from` does it in the queue path.
+    private func readDirect(into buffer: UnsafeMutableRawBufferPointer, total: Int64) -> DecodedChunk {
+        let frames = Int(min(Int64(buffer.count / frameBytes), total - position))
+        guard frames > 0 else { return position >= total ? .end(bytes: 0) : .data(bytes: 0) }
+        let got: Int
+        do {
+            got = try file.read(
+                into: UnsafeMutableRawBufferPointer(rebasing: buffer[0..<frames * frameBytes]),
+                at: data.lowerBound + Int(position) * frameBytes)
+        } catch { return .failed("\(track.path): \(error)") }
+        let whole = got / frameBytes
+        let samples = UnsafeMutableRawBufferPointer(rebasing: buffer[0..<whole * frameBytes]).bindMemory(to: Int16.self)
+        if info.bigEndian {
+            for i in samples.indices { samples[i] = Int16(bigEndian: samples[i]) }
+        }
+        let gain = self.gain
+        if gain != 1 {
+            for i in samples.indices { samples[i] = S16.from(Int32(samples[i]), bits: 16, gain: gain) }
+        }
+        // A file cut since it was opened: what is there was played.
+        position = whole < frames ? total : position + Int64(whole)
+        return position >= total ? .end(bytes: whole * frameBytes) : .data(bytes: whole * frameBytes)
     }
 
     func seek(toSample sample: Int64) throws(PlaybackError) {

@@ -51,6 +51,59 @@ struct PCMQueue {
         }
     }
 
+    /// Appends `frames` frames of interleaved samples from `source`, each converted by `convert`: one plain
+    /// loop over the samples when nothing is mixed down (most tracks), else through `Downmix`.
+    @inline(__always)
+    mutating func append<T>(frames: Int, interleaved source: UnsafePointer<T>, _ convert: (T) -> Int16) {
+        guard downmix == nil else {
+            let ch = downmix!.weights.count
+            append(frames: frames) { f, c in convert(source[f * ch + c]) }
+            return
+        }
+        let n = frames * channels
+        appendSamples(n) { out in
+            for i in 0..<n { out[i] = convert(source[i]) }
+        }
+    }
+
+    /// Appends `frames` frames from one plane per channel (`planes[c]`, from sample `offset` on), each
+    /// converted by `convert`: mono and stereo in a plain loop over the planes, more channels through
+    /// `Downmix`.
+    @inline(__always)
+    mutating func append<T>(frames: Int, planes: [UnsafePointer<T>], offset: Int = 0, _ convert: (T) -> Int16) {
+        if downmix == nil && channels == 2 && planes.count == 2 {
+            let l = planes[0] + offset, r = planes[1] + offset
+            appendSamples(frames * 2) { out in
+                for f in 0..<frames {
+                    out[2 * f] = convert(l[f])
+                    out[2 * f + 1] = convert(r[f])
+                }
+            }
+        } else if downmix == nil && channels == 1 && planes.count == 1 {
+            let m = planes[0] + offset
+            appendSamples(frames) { out in
+                for f in 0..<frames { out[f] = convert(m[f]) }
+            }
+        } else {
+            append(frames: frames) { f, c in convert(planes[c][offset + f]) }
+        }
+    }
+
+    /// Makes room for `count` more samples at the end and lets `fill` write them (all of them).
+    @inline(__always)
+    private mutating func appendSamples(_ count: Int, _ fill: (UnsafeMutableBufferPointer<Int16>) -> Void) {
+        guard count > 0 else { return }
+        if head == samples.count {
+            samples.removeAll(keepingCapacity: true)
+            head = 0
+        }
+        let base = samples.count
+        samples.append(contentsOf: repeatElement(0, count: count))
+        samples.withUnsafeMutableBufferPointer { out in
+            fill(UnsafeMutableBufferPointer(rebasing: out[base..<base + count]))
+        }
+    }
+
     /// Drops the first `frames` frames waiting (the part of a block before a seek target).
     mutating func drop(frames: Int) {
         head = min(samples.count, head + max(0, frames) * channels)

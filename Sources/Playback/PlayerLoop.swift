@@ -142,13 +142,15 @@ final class PlayerLoop {
     /// How long to sleep when nothing wakes the thread: short while audio moves (position reports, the null
     /// output's clock), the retry interval while disconnected. An output that wakes the thread whenever it
     /// wants data (PulseAudio's write callback, every sink period) needs no polling on top: then only the
-    /// next position report is timed (a poll besides the callbacks would add as many wakeups again).
+    /// next position report is timed (a poll besides the callbacks would add as many wakeups again). One
+    /// that does not is looked at every `pollInterval`, or sooner when the next position report is due.
     private var waitTimeout: Double {
         if let retryAt = link.retryAt { return max(0.01, retryAt.timeIntervalSinceNow) }
         if case .fadingOut = activity { return 0.01 }
         if activity.isIdle || paused { return 1 }
-        guard output.wakesWhenWritable else { return 0.05 }
-        return min(1, max(0.01, position.nextDue.timeIntervalSinceNow))
+        let untilReport = max(0.01, position.nextDue.timeIntervalSinceNow)
+        guard output.wakesWhenWritable else { return min(output.pollInterval, untilReport) }
+        return min(1, untilReport)
     }
 
     /// Tries to connect when the retry time has come; one log line and one report per outage. True when

@@ -22,13 +22,19 @@ enum S16 {
     @inline(__always)
     static func from(_ x: Float, gain: Float) -> Int16 { from(x, unit: 32768, gain: gain) }
 
-    /// `x * unit * gain`, rounded to nearest and clipped to 16 bits.
+    /// `x * unit * gain`, rounded to nearest (half away from zero) and clipped to 16 bits.
+    ///
+    /// The rounding is done without `Float.rounded`, which on x86-64's baseline instruction set is a call
+    /// into libm (`roundf`) for every sample: the product is widened to `Double` and ±0.5 added there, then
+    /// truncated. Every `Float` in range is exact in `Double`, and so is that sum (well below 2^52 ulps),
+    /// so the result is the same as `rounded(.toNearestOrAwayFromZero)` for every input.
     @inline(__always)
     private static func from(_ x: Float, unit: Float, gain: Float) -> Int16 {
-        let v = (x * unit * gain).rounded(.toNearestOrAwayFromZero)
-        if v >= 32767 { return .max }
-        if v <= -32768 { return .min }
-        if v.isNaN { return 0 }
-        return Int16(v)
+        let v = Double(x * unit * gain)
+        // A value that rounds to 32767 or more (to -32768 or less) clips; NaN fails both tests and the next.
+        if v >= 32766.5 { return .max }
+        if v <= -32767.5 { return .min }
+        guard v == v else { return 0 }
+        return Int16(truncatingIfNeeded: Int32(v < 0 ? v - 0.5 : v + 0.5))
     }
 }

@@ -51,7 +51,8 @@ final class VorbisDecoder: TrackDecoder {
             guard frames > 0 else { return .ended }
             guard let pcm, let f = file.format(link: link), f == source else { return .skipped }
             let gain = self.gain
-            queue.append(frames: frames) { i, c in S16.from(pcm[c]![i], gain: gain) }
+            let planes = (0..<source.channels).map { UnsafePointer(pcm[$0]!) }
+            queue.append(frames: frames, planes: planes) { S16.from($0, gain: gain) }
             return .decoded
         } catch {
             return error.code == Int(-3) ? .skipped : .error("\(error)", fatal: false)

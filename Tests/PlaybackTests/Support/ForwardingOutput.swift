@@ -28,4 +28,5 @@ class ForwardingOutput: AudioOutput {
     func playClick(volume: Int) { inner.playClick(volume: volume) }
     func takeEvents() -> [AudioOutputEvent] { inner.takeEvents() }
     var wakesWhenWritable: Bool { inner.wakesWhenWritable }
+    var pollInterval: Double { inner.pollInterval }
 }
