@@ -7,22 +7,15 @@ import Testing
     @Test("plays a gapless pair and a 22.05 kHz mono track at real-time pace with ordered reports")
     func playsInOrder() async throws {
         let fixtures = try Fixtures()
-        // 2 s tracks: the next one is handed over after `started` arrives, which a loaded machine (the
-        // whole suite runs in parallel) may deliver late.
+        // 2 s tracks, each handed over as the one before is reported started (`handOver`).
         let one = try fixtures.tone("one", frequency: "440", seconds: 2)
         let two = try fixtures.tone("two", frequency: "660", seconds: 2)
         let three = try fixtures.tone("three", frequency: "880", seconds: 2, rate: 22_050, channels: 1)
         let tracks = [one, two, three].enumerated().map { AudioTrack(id: $0.offset + 1, path: $0.element) }
-        let player = AudioPlayer(output: .null, positionInterval: 0.1)
+        let (player, log) = ReportLog.player(output: .null, positionInterval: 0.1)
         defer { player.shutdown() }
-        let log = ReportLog(player)
         let start = Date()
-        player.play(tracks[0])
-        player.enqueueNext(tracks[1])
-        for (i, track) in tracks.enumerated() {
-            try await log.wait(timeout: 15, "started(\(track.id))") { $0 == .started(trackID: track.id) }
-            if i + 1 < tracks.count { player.enqueueNext(tracks[i + 1]) }
-        }
+        log.handOver(tracks)
         try await log.wait(timeout: 15, "finished(3)") { $0 == .finished(trackID: 3) }
         let elapsed = Date().timeIntervalSince(start)
         #expect(elapsed > 5.8, "6 s of audio took \(elapsed) s: the null output must keep real time")
@@ -65,10 +58,10 @@ import Testing
     @Test("pause freezes the position, seek moves it, stop reports stopped")
     func commands() async throws {
         let fixtures = try Fixtures()
-        let path = try fixtures.tone("long", frequency: "440", seconds: 5)
-        let player = AudioPlayer(output: .null, positionInterval: 0.05)
+        // Long enough that a test task held for seconds by a loaded machine still pauses it mid-track.
+        let path = try fixtures.tone("long", frequency: "440", seconds: 30)
+        let (player, log) = ReportLog.player(output: .null, positionInterval: 0.05)
         defer { player.shutdown() }
-        let log = ReportLog(player)
         player.play(AudioTrack(id: 1, path: path), at: 1)
         try await log.waitForPosition(1, atLeast: 1.2)
         player.pause()

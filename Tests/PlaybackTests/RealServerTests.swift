@@ -17,21 +17,20 @@ struct RealServerTests {
         fixtures = try Fixtures()
     }
 
-    /// A player on the configured server with a report log; positions every 0.1 s.
+    /// A player on the configured server with a report log fed by its sink; positions every 0.1 s.
     func makePlayer() -> (AudioPlayer, ReportLog) {
-        let player = AudioPlayer(output: .pulse(server: nil), positionInterval: 0.1)
-        return (player, ReportLog(player))
+        ReportLog.player(output: .pulse(server: nil), positionInterval: 0.1)
     }
 
-    /// Plays `tracks` in order the way the engine will: `play` the first, `enqueueNext` each following one
-    /// when the one before is reported started. Returns once the last finished (or `timeout`).
+    /// Plays `tracks` in order the way the engine will (`ReportLog.handOver`: `play` the first,
+    /// `enqueueNext` each following one when the one before is reported started), checks each was
+    /// started. Returns once the last finished (or `timeout`).
     func playAlbum(
         _ tracks: [AudioTrack], on player: AudioPlayer, log: ReportLog, timeout: Double = 30
     ) async throws {
-        player.play(tracks[0])
-        for (i, track) in tracks.enumerated() {
+        log.handOver(tracks)
+        for track in tracks {
             try await log.wait(timeout: timeout, "started(\(track.id))") { $0 == .started(trackID: track.id) }
-            if i + 1 < tracks.count { player.enqueueNext(tracks[i + 1]) }
         }
         let last = tracks[tracks.count - 1].id
         try await log.wait(timeout: timeout, "finished(\(last))") { $0 == .finished(trackID: last) }

@@ -33,8 +33,7 @@ struct SnapcastRoomsTests {
             MultiOutput.Descriptor(name: "Rooms", plugin: "snapcast") {
                 SnapcastOutput(target: target)
             })
-        let player = AudioPlayer(output: .several(outputs), positionInterval: 0.1)
-        return (player, ReportLog(player))
+        return ReportLog.player(output: .several(outputs), positionInterval: 0.1)
     }
 
     @Test("a tone played with pulse + snapcast on is heard locally and in both rooms, the rooms within 5 ms")

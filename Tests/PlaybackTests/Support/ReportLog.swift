@@ -18,7 +18,41 @@ final class ReportLog: Sendable {
     /// A log fed by `record`: an `AudioPlayer(reportsTo:)`'s sink.
     init() {}
 
-    func record(_ event: PlayerEvent) { entries.withLock { $0.append((Date(), event.report)) } }
+    /// A player whose reports this log records as the audio thread makes them (its `reportsTo` sink), so
+    /// that `handOver` follows them at once; `AudioPlayer.reports` is then empty.
+    static func player(output: AudioPlayer.Output, positionInterval: Double) -> (AudioPlayer, ReportLog) {
+        let log = ReportLog()
+        let player = AudioPlayer(output: output, positionInterval: positionInterval, reportsTo: { log.record($0) })
+        log.player.withLock { $0.value = player }
+        return (player, log)
+    }
+
+    /// The player of `ReportLog.player` (weak: the player holds this log in its sink), and the tracks
+    /// still to hand to it.
+    private struct WeakPlayer { weak var value: AudioPlayer? }
+    private let player = Locked(WeakPlayer())
+    private let pending = Locked<[AudioTrack]>([])
+
+    /// Plays `tracks` in order the way the engine does: `play` the first, `enqueueNext` each following
+    /// one as the one before is reported started. The hand-over is made in `record`, as the report is
+    /// made (a post to the player's mailbox, which any thread may make), not by a test's task: a task
+    /// waits on Swift's cooperative pool, which a loaded machine running the suite in parallel held for
+    /// longer than a 2 s track (the track ended before the next was handed over, and the test failed).
+    /// Needs a log made by `ReportLog.player`.
+    func handOver(_ tracks: [AudioTrack]) {
+        guard let player = player.withLock({ $0.value }), let first = tracks.first else {
+            preconditionFailure("handOver needs a log made by ReportLog.player and at least one track")
+        }
+        pending.withLock { $0 = Array(tracks.dropFirst()) }
+        player.play(first)
+    }
+
+    func record(_ event: PlayerEvent) {
+        entries.withLock { $0.append((Date(), event.report)) }
+        if case .started = event.report, let next = pending.withLock({ $0.isEmpty ? nil : $0.removeFirst() }) {
+            player.withLock { $0.value }?.enqueueNext(next)
+        }
+    }
 
     var all: [PlayerReport] { entries.withLock { $0.map(\.report) } }
 
