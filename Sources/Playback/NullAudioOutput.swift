@@ -17,11 +17,6 @@ public final class NullAudioOutput: AudioOutput {
 
     public init(bufferMilliseconds: Int = 150) { self.bufferMilliseconds = bufferMilliseconds }
 
-    /// Half the pretend buffer: each look refills the half that was played, and the other half covers a
-    /// look that comes late. (A sound card's output wakes the thread per period instead; this clock never
-    /// does, so the looks are its wakeups.)
-    public var pollInterval: Double { Double(bufferMilliseconds) / 2000 }
-
     public func connect(wake: @escaping @Sendable () -> Void) throws(AudioOutputError) -> String { "null output" }
 
     public func disconnect() { closeStream() }
