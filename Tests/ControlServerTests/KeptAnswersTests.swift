@@ -20,7 +20,11 @@ import Testing
         #expect(c.roundTrip("lsinfo").contains("playlist: \(name)\n"))
         #expect(c.roundTrip("lsinfo \"\"").contains("playlist: \(name)\n"))
         #expect(c.roundTrip("rm \"\(name)\"") == "OK\n")
-        #expect(c.roundTrip("lsinfo") == before)
+        // The same listing but for the times: the smart playlists' `Last-Modified` is the library's last
+        // change, which the save and the removal just were (equal only when the fixture's database was
+        // made in the same second, which a slow run under Thread Sanitizer was not).
+        let untimed = { (answer: String) in answer.split(separator: "\n").filter { !$0.hasPrefix("Last-Modified: ") } }
+        #expect(untimed(c.roundTrip("lsinfo")) == untimed(before))
     }
 
     @Test func stickerFindShowsASetStickerAtOnce() throws {
