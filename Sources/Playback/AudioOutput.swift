@@ -47,9 +47,6 @@ public protocol AudioOutput: AnyObject {
     /// True when the output calls `wake` by itself whenever the stream wants more data (the server asks), so
     /// the audio thread need not poll while playing; false for a clock the thread must look at (null output).
     var wakesWhenWritable: Bool { get }
-    /// For an output that does not wake the thread: how long the audio thread may sleep between looks while
-    /// audio moves (each look is a wakeup; too long a sleep and the output runs dry).
-    var pollInterval: Double { get }
     /// Why an output that connected cannot be heard now, when its server is reached in the background
     /// (snapcast: snapserver is down); nil while it can, or before it knows. Such an output never throws from
     /// `connect`, so this is how "No audio output" learns of it.
@@ -58,7 +55,6 @@ public protocol AudioOutput: AnyObject {
 
 extension AudioOutput {
     public var wakesWhenWritable: Bool { false }
-    public var pollInterval: Double { 0.05 }
     public var unreachable: String? { nil }
 }
 

@@ -157,9 +157,6 @@ public final class MultiOutput: AudioOutput {
 
     public var wakesWhenWritable: Bool { primary?.output?.wakesWhenWritable ?? false }
 
-    /// The primary's: only its room is asked for (`writableBytes`), the others take what it takes.
-    public var pollInterval: Double { primary?.output?.pollInterval ?? 0.05 }
-
     public func writableBytes() -> Int { primary?.output?.writableBytes() ?? 0 }
 
     public func write(_ bytes: UnsafeRawBufferPointer) throws(AudioOutputError) {

@@ -143,13 +143,14 @@ final class PlayerLoop {
     /// output's clock), the retry interval while disconnected. An output that wakes the thread whenever it
     /// wants data (PulseAudio's write callback, every sink period) needs no polling on top: then only the
     /// next position report is timed (a poll besides the callbacks would add as many wakeups again). One
-    /// that does not is looked at every `pollInterval`, or sooner when the next position report is due.
+    /// that does not (the null output) is looked at every 50 ms, or sooner when the next position report is
+    /// due.
     private var waitTimeout: Double {
         if let retryAt = link.retryAt { return max(0.01, retryAt.timeIntervalSinceNow) }
         if case .fadingOut = activity { return 0.01 }
         if activity.isIdle || paused { return 1 }
         let untilReport = max(0.01, position.nextDue.timeIntervalSinceNow)
-        guard output.wakesWhenWritable else { return min(output.pollInterval, untilReport) }
+        guard output.wakesWhenWritable else { return min(0.05, untilReport) }
         return min(1, untilReport)
     }
 

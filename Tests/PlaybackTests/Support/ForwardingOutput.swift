@@ -28,5 +28,4 @@ class ForwardingOutput: AudioOutput {
     func playClick(volume: Int) { inner.playClick(volume: volume) }
     func takeEvents() -> [AudioOutputEvent] { inner.takeEvents() }
     var wakesWhenWritable: Bool { inner.wakesWhenWritable }
-    var pollInterval: Double { inner.pollInterval }
 }
